@@ -1,0 +1,370 @@
+/*
+ * runner.c - replications, outputs and summaries of one scenario.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "fioout.h"
+#include "jsonu.h"
+#include "optracker.h"
+#include "perfcounters.h"
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+struct progress_ctx {
+    int rep, reps;
+    double t0;
+    bool enabled;
+};
+
+static void progress_cb(void *ctx, double done)
+{
+    struct progress_ctx *p = ctx;
+    if (!p->enabled)
+        return;
+    double frac = (p->rep + done) / p->reps;
+    double el = wall_now() - p->t0;
+    if (el < 1.0)
+        return;
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    fprintf(stderr, "\rcephsim: replication %d/%d [%5.1f%%] [eta %02dm:%02ds]  ", p->rep + 1, p->reps,
+            100 * frac, (int)eta / 60, (int)eta % 60);
+    fflush(stderr);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+static int rm_tree(const char *dir)
+{
+    return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+static int write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
+{
+    char path[2300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int rc = jsonu_write_file(path, j, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                         cJSON *simjson, struct sim_err *err)
+{
+    int rc;
+    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = 1764460800,
+                             .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
+                             .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
+                             .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
+                             .global_options = sc->jobs.global_options};
+    if ((rc = write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err)) < 0)
+        return rc;
+    sim_time_t now = sim_now(cluster_sim(c));
+    int64_t epoch = 1764460800LL * 1000000000LL;
+    for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
+        char name[64];
+        snprintf(name, sizeof name, "osd.%u.perf.json", i);
+        if ((rc = write_json(dir, name, perfcounters_dump(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err)) < 0)
+            return rc;
+        snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);
+        if ((rc = write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
+            return rc;
+        snprintf(name, sizeof name, "osd.%u.historic_ops_by_duration.json", i);
+        if ((rc = write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
+            return rc;
+    }
+    return write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
+}
+
+/* The headline numbers of one replication. */
+struct rep_result {
+    double iops, bw_mib, mean_us, p50_us, p99_us, p999_us;
+    double lock_waits, op_r, op_w, op_rw;
+    double stage_us[STAGE_COUNT];
+    double busy_cores, device_util, wakeups, wake_us_total, ops;
+    double events, wall_s;
+};
+
+static void collect(struct cluster *c, const struct scenario *sc, int ddir, struct rep_result *r)
+{
+    struct hist h;
+    hist_reset(&h);
+    uint64_t ios = 0, bytes = 0;
+    sim_time_t runtime = 0;
+    for (uint32_t i = 0; i < cluster_n_jobs(c); i++) {
+        const struct fio_job_result *jr = &cluster_job_results(c)[i];
+        hist_merge(&h, &jr->dir[ddir].clat);
+        ios += jr->dir[ddir].total_ios;
+        bytes += jr->dir[ddir].io_bytes;
+        runtime = jr->runtime_ns;
+    }
+    double secs = runtime ? (double)runtime / 1e9 : 1;
+    r->iops = (double)ios / secs;
+    r->bw_mib = (double)bytes / secs / 1048576.0;
+    r->mean_us = hist_mean(&h) / 1e3;
+    r->p50_us = (double)hist_percentile(&h, 50) / 1e3;
+    r->p99_us = (double)hist_percentile(&h, 99) / 1e3;
+    r->p999_us = (double)hist_percentile(&h, 99.9) / 1e3;
+    r->ops = (double)ios;
+    for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
+        const struct osd_perf *p = cluster_osd_perf(c, i);
+        r->lock_waits += (double)p->rw_lock_waits;
+        r->op_r += (double)p->op_r.count;
+        r->op_w += (double)p->op_w.count;
+        r->op_rw += (double)p->op_rw.count;
+    }
+    uint64_t n;
+    double st[STAGE_COUNT];
+    cluster_stage_means(c, st, &n);
+    for (int i = 0; i < STAGE_COUNT; i++)
+        r->stage_us[i] = st[i] / 1e3;
+    cJSON *stats = cluster_stats_json(c);
+    const cJSON *it;
+    int nh = 0, nd = 0;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(stats, "hosts")) {
+        if (!strcmp(cJSON_GetObjectItem(it, "role")->valuestring, "osd")) {
+            r->busy_cores += cJSON_GetObjectItem(it, "busy_cores")->valuedouble;
+            nh++;
+        }
+        double w = cJSON_GetObjectItem(it, "wakeups")->valuedouble;
+        r->wakeups += w;
+        r->wake_us_total += w * cJSON_GetObjectItem(it, "mean_wake_us")->valuedouble;
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(stats, "osds")) {
+        r->device_util += cJSON_GetObjectItem(it, "device_utilisation")->valuedouble;
+        nd++;
+    }
+    r->busy_cores /= nh ? nh : 1;
+    r->device_util /= nd ? nd : 1;
+    r->events = (double)sim_events(cluster_sim(c));
+    cJSON_Delete(stats);
+}
+
+static int summary_ddir(const struct scenario *sc)
+{
+    for (int i = 0; i < sc->jobs.n_jobs; i++)
+        if (sc->jobs.jobs[i].rw != FIO_RW_READ && sc->jobs.jobs[i].rw != FIO_RW_RANDREAD)
+            return FIO_DDIR_WRITE;
+    return FIO_DDIR_READ;
+}
+
+static cJSON *rep_json(const struct rep_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "iops", r->iops);
+    cJSON_AddNumberToObject(j, "lat_mean_us", r->mean_us);
+    cJSON_AddNumberToObject(j, "lat_p50_us", r->p50_us);
+    cJSON_AddNumberToObject(j, "lat_p99_us", r->p99_us);
+    cJSON_AddNumberToObject(j, "lat_p999_us", r->p999_us);
+    cJSON_AddNumberToObject(j, "rw_lock_waits", r->lock_waits);
+    cJSON_AddNumberToObject(j, "events", r->events);
+    cJSON_AddNumberToObject(j, "wall_s", r->wall_s);
+    return j;
+}
+
+int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
+               struct sim_err *err)
+{
+    int reps = (int)sc->sim.replications, rc = 0;
+    int ddir = summary_ddir(sc);
+    struct rep_result *r = sim_xcalloc((size_t)reps, sizeof *r);
+    struct progress_ctx pc = {.reps = reps, .t0 = wall_now(), .enabled = progress};
+    char tmp[2100] = "";
+    cJSON *simjson = cJSON_CreateObject();
+    cJSON_AddStringToObject(simjson, "cephsim_version", CEPHSIM_VERSION);
+    cJSON_AddStringToObject(simjson, "scenario", sc->path);
+    cJSON_AddNumberToObject(simjson, "seed", (double)sc->sim.seed);
+    cJSON *reps_json = cJSON_AddArrayToObject(simjson, "replications");
+    memset(sum, 0, sizeof *sum);
+    for (int i = 0; i < reps; i++) {
+        struct cluster_spec spec;
+        if ((rc = scenario_to_spec(sc, (uint64_t)i, &spec, err)) < 0)
+            goto out;
+        struct cluster *c = cluster_create(&spec, err);
+        if (!c) {
+            rc = err ? err->code : -EINVAL;
+            goto out;
+        }
+        pc.rep = i;
+        double t0 = wall_now();
+        cluster_run(c, progress ? progress_cb : NULL, &pc);
+        r[i].wall_s = wall_now() - t0;
+        collect(c, sc, ddir, &r[i]);
+        cJSON *rj = rep_json(&r[i]);
+        cJSON_AddNumberToObject(rj, "seed", (double)spec.seed);
+        cJSON_AddItemToObject(rj, "engine", cluster_stats_json(c));
+        cJSON_AddItemToArray(reps_json, rj);
+        if (i == 0 && out_dir) {
+            snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_dir, (long)getpid());
+            rm_tree(tmp);
+            if ((rc = mkdir_p(tmp)) < 0) {
+                sim_errf(err, rc, "%s: cannot create: %s", tmp, strerror(-rc));
+                cluster_destroy(c);
+                goto out;
+            }
+            /* sim.json is rewritten below once every replication is in */
+            if ((rc = write_outputs(c, sc, tmp, simjson, err)) < 0) {
+                cluster_destroy(c);
+                goto out;
+            }
+        }
+        cluster_destroy(c);
+    }
+    if (progress && wall_now() - pc.t0 >= 1.0)
+        fprintf(stderr, "\r%60s\r", "");
+    /* replications -> means and 95 % confidence intervals */
+    double *x = sim_xcalloc((size_t)reps, sizeof *x);
+#define CI_OF(field, dst)                 \
+    do {                                  \
+        for (int k = 0; k < reps; k++)    \
+            x[k] = r[k].field;            \
+        sum->dst = stats_ci95(x, reps);   \
+    } while (0)
+    CI_OF(iops, iops);
+    CI_OF(bw_mib, bw_mib);
+    CI_OF(mean_us, lat_mean_us);
+    CI_OF(p50_us, lat_p50_us);
+    CI_OF(p99_us, lat_p99_us);
+    CI_OF(p999_us, lat_p999_us);
+#undef CI_OF
+    free(x);
+    sum->replications = reps;
+    sum->ddir = ddir;
+    double ops = 0, wakeups = 0, wake_us = 0;
+    for (int k = 0; k < reps; k++) {
+        sum->rw_lock_waits += r[k].lock_waits / reps;
+        sum->op_r += r[k].op_r / reps;
+        sum->op_w += r[k].op_w / reps;
+        sum->op_rw += r[k].op_rw / reps;
+        for (int s = 0; s < STAGE_COUNT; s++)
+            sum->stage_us[s] += r[k].stage_us[s] / reps;
+        sum->osd_busy_cores += r[k].busy_cores / reps;
+        sum->device_util += r[k].device_util / reps;
+        sum->events += r[k].events;
+        sum->wall_s += r[k].wall_s;
+        ops += r[k].ops;
+        wakeups += r[k].wakeups;
+        wake_us += r[k].wake_us_total;
+    }
+    sum->wakeups_per_op = ops ? wakeups / ops : 0;
+    sum->mean_wake_us = wakeups ? wake_us / wakeups : 0;
+    sum->events_per_op = ops ? sum->events / ops : 0;
+    if (out_dir) {
+        cJSON_AddItemToObject(simjson, "summary", runner_summary_json(sum));
+        cJSON_AddItemToObject(simjson, "parameters", scenario_resolved_json(sc));
+        char path[2300];
+        snprintf(path, sizeof path, "%s/sim.json", tmp);
+        if ((rc = jsonu_write_file(path, simjson, err)) < 0)
+            goto out;
+        /* swap the finished directory into place */
+        char old[2200];
+        snprintf(old, sizeof old, "%s.old.%ld", out_dir, (long)getpid());
+        struct stat st;
+        bool had = stat(out_dir, &st) == 0;
+        if (had && rename(out_dir, old) != 0) {
+            rc = sim_errf(err, -errno, "%s: cannot replace: %s", out_dir, strerror(errno));
+            goto out;
+        }
+        if (rename(tmp, out_dir) != 0) {
+            rc = sim_errf(err, -errno, "%s: cannot create: %s", out_dir, strerror(errno));
+            if (had)
+                rename(old, out_dir);
+            goto out;
+        }
+        tmp[0] = '\0';
+        if (had)
+            rm_tree(old);
+    }
+out:
+    if (tmp[0])
+        rm_tree(tmp);
+    cJSON_Delete(simjson);
+    free(r);
+    return rc;
+}
+
+static cJSON *ci_json(cJSON *parent, const char *key, const struct ci *c)
+{
+    cJSON *j = cJSON_AddObjectToObject(parent, key);
+    cJSON_AddNumberToObject(j, "mean", c->mean);
+    cJSON_AddNumberToObject(j, "ci95", c->half);
+    cJSON_AddNumberToObject(j, "n", c->n);
+    return j;
+}
+
+cJSON *runner_summary_json(const struct run_summary *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "direction", s->ddir == FIO_DDIR_WRITE ? "write" : "read");
+    ci_json(j, "iops", &s->iops);
+    ci_json(j, "bw_mib", &s->bw_mib);
+    ci_json(j, "lat_mean_us", &s->lat_mean_us);
+    ci_json(j, "lat_p50_us", &s->lat_p50_us);
+    ci_json(j, "lat_p99_us", &s->lat_p99_us);
+    ci_json(j, "lat_p999_us", &s->lat_p999_us);
+    cJSON_AddNumberToObject(j, "rw_lock_waits", s->rw_lock_waits);
+    cJSON_AddNumberToObject(j, "op_r", s->op_r);
+    cJSON_AddNumberToObject(j, "op_w", s->op_w);
+    cJSON_AddNumberToObject(j, "op_rw", s->op_rw);
+    cJSON *st = cJSON_AddObjectToObject(j, "stages_us");
+    for (int i = 0; i < STAGE_COUNT; i++)
+        cJSON_AddNumberToObject(st, stage_names[i], s->stage_us[i]);
+    cJSON_AddNumberToObject(j, "osd_host_busy_cores", s->osd_busy_cores);
+    cJSON_AddNumberToObject(j, "device_utilisation", s->device_util);
+    cJSON_AddNumberToObject(j, "wakeups_per_op", s->wakeups_per_op);
+    cJSON_AddNumberToObject(j, "mean_wake_us", s->mean_wake_us);
+    cJSON_AddNumberToObject(j, "events_per_op", s->events_per_op);
+    return j;
+}
+
+void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_summary *s)
+{
+    const char *dir = s->ddir == FIO_DDIR_WRITE ? "write" : "read";
+    fprintf(f, "%s: %d replication%s, 95%% confidence intervals\n", sc->path, s->replications,
+            s->replications > 1 ? "s" : "");
+    fprintf(f, "  %s: IOPS %.0f ± %.0f   lat mean %.1f ± %.1f us   p50 %.1f ± %.1f us   p99 %.1f ± %.1f us\n",
+            dir, s->iops.mean, s->iops.half, s->lat_mean_us.mean, s->lat_mean_us.half, s->lat_p50_us.mean,
+            s->lat_p50_us.half, s->lat_p99_us.mean, s->lat_p99_us.half);
+    fprintf(f, "  osd counters: op_w %.0f  op_rw %.0f  op_r %.0f   waiting for rw locks %.0f\n", s->op_w,
+            s->op_rw, s->op_r, s->rw_lock_waits);
+    fprintf(f, "  OSD host busy cores %.2f   NVMe utilisation %.1f%%   thread wake-ups per op %.1f (mean %.1f us)\n",
+            s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
+    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
+        fprintf(f, "  where a write's time goes (mean us; local and replica commits overlap):\n");
+        for (int i = 0; i < STAGE_COUNT; i++)
+            fprintf(f, "    %-18s %8.1f\n", stage_names[i], s->stage_us[i]);
+    }
+}

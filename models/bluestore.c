@@ -1,0 +1,341 @@
+/*
+ * bluestore.c - BlueStore's small-write transaction pipeline on one device.
+ *
+ * Mirrors BlueStore.cc (ceph-model.md section 4):
+ *  - queue_transactions on the OSD shard thread (PG lock held): txc create,
+ *    _txc_add_transaction/_do_write (a write larger than
+ *    bluestore_prefer_deferred_size_ssd, default 0, is a new allocation with a
+ *    data aio; smaller ones go through the WAL as a deferred write),
+ *    _txc_write_nodes, throttle (bluestore_throttle_bytes; cost
+ *    (1 + aios) x bluestore_throttle_cost_per_io_ssd + bytes), io_submit;
+ *  - the bstore_aio thread reaps the completion (_txc_aio_finish), and
+ *    _txc_finish_io keeps OpSequencer (per PG) order before kv_queue;
+ *  - ONE bstore_kv_sync thread swaps the whole kv_queue (a batch), flushes the
+ *    device if data aios happened since the last flush, submits each txc,
+ *    writes the RocksDB WAL (one IO for the batch) and syncs it (BlueFS fsync);
+ *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
+ *    each commit callback to the PG's shard (osd_txc_committed);
+ *  - deferred writes are written to their final place after the commit, in
+ *    batches of bluestore_deferred_batch_ops_ssd, off the critical path.
+ * Simplifications: no RocksDB compaction/memtable flush, no BlueFS log, no
+ * allocator fragmentation; a 4 KiB-aligned write never needs a read.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster-internal.h"
+#include "err.h"
+
+static inline struct cluster *bs_cluster(const struct bluestore *bs) { return bs->osd->c; }
+static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->osd->c->s; }
+
+void bluestore_init(struct bluestore *bs, struct osd *o)
+{
+    memset(bs, 0, sizeof *bs);
+    bs->osd = o;
+    bs->dev = &o->dev;
+    struct cpu_host *h = &o->c->hosts[o->host];
+    cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
+    cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
+    cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
+    throttle_init(&bs->throttle, 0, (uint64_t)o->c->spec.ceph.bluestore_throttle_bytes);
+}
+
+void bluestore_fini(struct bluestore *bs)
+{
+    cpu_pool_fini(&bs->aio);
+    cpu_pool_fini(&bs->kv_sync);
+    cpu_pool_fini(&bs->kv_final);
+}
+
+/* ---- kv_sync / kv_final ---- */
+
+static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void kv_queue_txc(struct bluestore *bs, struct txc *t)
+{
+    sim_time_t now = sim_now(bs_sim(bs));
+    lat_sum_add(&bs->perf.state_io_done_lat, now - t->t_state); /* OpSequencer wait */
+    t->t_state = now;
+    t->kv_next = NULL;
+    if (bs->kv_tail)
+        bs->kv_tail->kv_next = t;
+    else
+        bs->kv_head = t;
+    bs->kv_tail = t;
+    bs->kv_len++;
+    if (!bs->kv_running) {
+        /* kv_cond.notify_one(): wake the kv_sync thread */
+        bs->kv_running = true;
+        cpu_pool_submit(&bs->kv_sync, CPU_PRIO_NORMAL, kv_cycle, bs, 0);
+    }
+}
+
+/* _txc_finish_io: advance the sequencer's head txcs whose IO is done, in order. */
+static void seq_advance(struct bluestore *bs, struct pg_local *seq)
+{
+    while (seq->seq_head && seq->seq_head->io_done) {
+        struct txc *t = seq->seq_head;
+        seq->seq_head = t->seq_next;
+        if (!seq->seq_head)
+            seq->seq_tail = NULL;
+        kv_queue_txc(bs, t);
+    }
+}
+
+static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct txc *t = (struct txc *)(uintptr_t)arg;
+    sim_time_t now = sim_now(s);
+    uint64_t deferred = 0;
+    while (t) {
+        struct txc *next = t->kv_next;
+        lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
+        lat_sum_add(&bs->perf.commit_lat, now - t->t_start);
+        lat_sum_add(&bs->perf.kv_final_lat, now - t->t_state);
+        deferred += t->deferred_bytes;
+        osd_txc_committed(bs->osd, t->op);
+        t = next;
+    }
+    if (deferred) {
+        /* _deferred_queue: written to the final location in batches, later */
+        struct cluster *c = bs_cluster(bs);
+        bs->deferred_pending += deferred;
+        uint64_t batch = (uint64_t)c->spec.ceph.bluestore_deferred_batch_ops_ssd * 4096;
+        while (bs->deferred_pending >= batch) {
+            nvme_submit(bs->dev, NVME_WRITE, (uint32_t)batch, NULL, NULL, 0);
+            bs->deferred_pending -= batch;
+        }
+    }
+    cpu_thread_release(th);
+}
+
+static void kv_final_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
+    uint32_t n = 0;
+    for (struct txc *t = (struct txc *)(uintptr_t)arg; t; t = t->kv_next)
+        n++;
+    cpu_exec(th, n * stage_cost(c, c->spec.cost.bluestore_kv_final_us), kv_final_done, bs, arg);
+}
+
+static void kv_synced(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
+    sim_time_t now = sim_now(s);
+    lat_sum_add(&bs->perf.kv_commit_lat, now - bs->t_phase);
+    lat_sum_add(&bs->perf.kv_sync_lat, now - bs->t_batch);
+    for (struct txc *t = bs->batch; t; t = t->kv_next) {
+        lat_sum_add(&bs->perf.state_kv_commiting_lat, now - t->t_state);
+        t->t_state = now;
+    }
+    bs->perf.kv_batches++;
+    /* hand the batch to kv_final (kv_finalize_cond) */
+    cpu_pool_submit(&bs->kv_final, CPU_PRIO_NORMAL, kv_final_run, bs, (uint64_t)(uintptr_t)bs->batch);
+    bs->batch = NULL;
+    if (bs->kv_head) {
+        kv_cycle(s, th, bs, 0); /* more queued while syncing: no sleep in between */
+    } else {
+        bs->kv_running = false;
+        cpu_thread_release(th);
+    }
+}
+
+static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    /* submit_transaction_sync: BlueFS fsync -> _flush_bdev */
+    nvme_submit(bs->dev, NVME_FLUSH, 0, kv_synced, bs, arg);
+}
+
+static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
+    uint64_t wal = 0;
+    for (struct txc *t = bs->batch; t; t = t->kv_next) {
+        wal += (uint64_t)c->spec.cost.bluestore_wal_bytes_per_txc + t->deferred_bytes;
+        /* the throttle is released before the sync (throttle.release_kv_throttle) */
+        throttle_put(&bs->throttle, s, t->cost);
+    }
+    wal = (wal + 4095) / 4096 * 4096;
+    bs->t_phase = sim_now(s);
+    nvme_submit(bs->dev, NVME_WRITE, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
+}
+
+static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
+    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
+    lat_sum_add(&bs->perf.kv_flush_lat, sim_now(s) - bs->t_phase);
+    double cost = c->spec.cost.bluestore_kv_sync_us + bs->batch_n * c->spec.cost.bluestore_kv_submit_us;
+    cpu_exec(th, stage_cost(c, cost), kv_submitted, bs, 0);
+}
+
+/* One _kv_sync_thread iteration: take the whole queue, flush, submit, sync. */
+static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    sim_time_t now = sim_now(s);
+    bs->batch = bs->kv_head;
+    bs->batch_n = bs->kv_len;
+    bs->kv_head = bs->kv_tail = NULL;
+    bs->kv_len = 0;
+    bs->t_batch = bs->t_phase = now;
+    for (struct txc *t = bs->batch; t; t = t->kv_next) {
+        lat_sum_add(&bs->perf.state_kv_queued_lat, now - t->t_state);
+        t->t_state = now;
+    }
+    if (bs->aios_since_flush) {
+        bs->aios_since_flush = false;
+        nvme_submit(bs->dev, NVME_FLUSH, 0, kv_flushed, bs, (uint64_t)(uintptr_t)th);
+    } else {
+        kv_flushed(s, bs, (uint64_t)(uintptr_t)th);
+    }
+}
+
+/* ---- aio ---- */
+
+static void aio_reaped(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct txc *t = (struct txc *)(uintptr_t)arg;
+    sim_time_t now = sim_now(s);
+    lat_sum_add(&bs->perf.state_aio_wait_lat, now - t->t_state);
+    t->t_state = now;
+    t->io_done = true;
+    seq_advance(bs, t->seq);
+    cpu_thread_release(th);
+}
+
+static void aio_reap(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
+    cpu_exec(th, stage_cost(c, c->spec.cost.bluestore_aio_us), aio_reaped, bs, arg);
+}
+
+static void aio_complete(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    /* KernelDevice::_aio_thread wakes on io_getevents */
+    cpu_pool_submit(&bs->aio, CPU_PRIO_NORMAL, aio_reap, bs, arg);
+}
+
+/* ---- queue_transactions ---- */
+
+
+static void txc_submit(struct bluestore *bs, struct txc *t)
+{
+    sim_time_t now = sim_now(bs_sim(bs));
+    lat_sum_add(&bs->perf.state_prepare_lat, now - t->t_start);
+    lat_sum_add(&bs->perf.submit_lat, now - t->t_start);
+    t->t_state = now;
+    /* OpSequencer order */
+    t->seq_next = NULL;
+    if (t->seq->seq_tail)
+        t->seq->seq_tail->seq_next = t;
+    else
+        t->seq->seq_head = t;
+    t->seq->seq_tail = t;
+    if (t->data_bytes) {
+        bs->aios_since_flush = true;
+        nvme_submit(bs->dev, NVME_WRITE, (uint32_t)t->data_bytes, aio_complete, bs, (uint64_t)(uintptr_t)t);
+    } else {
+        t->io_done = true; /* no aio: PREPARE -> IO_DONE at once */
+        seq_advance(bs, t->seq);
+    }
+}
+
+static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct bluestore *bs = &op->osd->bs;
+    lat_sum_add(&bs->perf.throttle_lat, sim_now(s) - op->txc.t_state);
+    txc_submit(bs, &op->txc);
+    cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
+    cont(s, op->th, op, 0);
+}
+
+static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct bluestore *bs = &op->osd->bs;
+    struct txc *t = &op->txc;
+    cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
+    t->t_state = sim_now(s);
+    /* the shard thread blocks in throttle.try_start_transaction when over budget */
+    op->th = th;
+    if (!throttle_get(&bs->throttle, s, t->cost, txc_throttled, op, arg))
+        return;
+    lat_sum_add(&bs->perf.throttle_lat, 0);
+    txc_submit(bs, t);
+    cont(s, th, op, 0);
+}
+
+void bluestore_queue_transaction(struct bluestore *bs, struct cpu_thread *th, struct osd_op *op,
+                                 uint64_t data_bytes, cpu_item_fn cont)
+{
+    struct cluster *c = bs_cluster(bs);
+    const struct ceph_options *o = &c->spec.ceph;
+    struct txc *t = &op->txc;
+    t->t_start = sim_now(c->s);
+    t->io_done = false;
+    t->data_bytes = t->deferred_bytes = 0;
+    uint32_t aios = 0;
+    if (data_bytes) {
+        /* _do_write: small/unaligned overwrites and writes <= prefer_deferred_size
+           are deferred (WAL); aligned writes are new allocations (_do_write_big) */
+        uint64_t mas = (uint64_t)o->bluestore_min_alloc_size_ssd;
+        bool aligned = data_bytes % mas == 0;
+        if (data_bytes <= (uint64_t)o->bluestore_prefer_deferred_size_ssd || !aligned) {
+            t->deferred_bytes = data_bytes;
+            bs->perf.deferred_write_ops++;
+            bs->perf.deferred_write_bytes += data_bytes;
+            bs->perf.bluestore_write_small++;
+            bs->perf.bluestore_write_small_bytes += data_bytes;
+        } else {
+            t->data_bytes = data_bytes;
+            aios = 1;
+            bs->perf.bluestore_write_big++;
+            bs->perf.bluestore_write_big_bytes += data_bytes;
+        }
+    }
+    bs->perf.bluestore_txc++;
+    t->cost = (1 + aios) * (uint64_t)o->bluestore_throttle_cost_per_io_ssd + data_bytes;
+    double cost = c->spec.cost.bluestore_prepare_us + (t->deferred_bytes ? c->spec.cost.bluestore_deferred_us : 0);
+    cpu_exec(th, stage_cost(c, cost), txc_prepared, op, (uint64_t)(uintptr_t)cont);
+}
+
+/* ---- reads ---- */
+
+static void read_cpu_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct bluestore *bs = &op->osd->bs;
+    lat_sum_add(&bs->perf.read_lat, sim_now(s) - op->txc.t_start);
+    cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
+    cont(s, th, op, 0);
+}
+
+static void read_io_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op->osd->c;
+    cpu_exec(op->th, stage_cost(c, c->spec.cost.bluestore_read_us), read_cpu_done, op, arg);
+}
+
+void bluestore_read(struct bluestore *bs, struct cpu_thread *th, struct osd_op *op, uint64_t bytes,
+                    cpu_item_fn cont)
+{
+    op->th = th;
+    op->txc.t_start = sim_now(bs_sim(bs));
+    /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
+    nvme_submit(bs->dev, NVME_READ, (uint32_t)bytes, read_io_done, op, (uint64_t)(uintptr_t)cont);
+}

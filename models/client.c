@@ -1,0 +1,619 @@
+/*
+ * client.c - fio jobs on librbd: the closed loop, librbd's dispatch, its
+ * simple scheduler, the clone guard designs and copy-up, and the Objecter.
+ *
+ * Mirrors (ceph-model.md section 5):
+ *  - fio's rbd engine: each job clone (numjobs) is one fio thread keeping
+ *    iodepth I/Os in flight; offsets sequential (with rw=write:<skip>) or
+ *    uniformly random and block-aligned, rwmixread, bs/bssplit, rate_iops,
+ *    thinktime, ramp_time (stats reset), size/io_size/number_ios limits.
+ *  - librbd: rbd_non_blocking_aio hands each request to the io_context thread
+ *    (rbd_op_threads, default 1; QueueImageDispatch); the Striper maps it to
+ *    objects of 1 << order bytes; the write-around cache is a pass-through
+ *    until the first flush (rbd_cache_writethrough_until_flush; fio never
+ *    flushes), so it is not modelled further.
+ *  - SimpleSchedulerObjectDispatch (rbd_io_scheduler=simple): once 10 latency
+ *    samples exist, a write to an object that has a write in flight is held
+ *    and merged with adjacent held writes, and dispatched when the in-flight
+ *    writes complete.
+ *  - AbstractObjectWriteRequest: a partial write inside a clone's parent
+ *    overlap carries the copy-up guard; the guard design decides its form
+ *    (guard_design in cluster.h); -ENOENT -> CopyupRequest: read the parent
+ *    object, update the object map (if enabled), send
+ *    [call rbd.copyup, write]; later writers to the object wait on it and are
+ *    completed with it.  With the object map, a write to an object the map
+ *    says does not exist goes straight to copy-up.
+ *  - Objecter: objecter_inflight_ops / objecter_inflight_op_bytes throttle,
+ *    one connection per OSD bound to one of the client's msgr workers.
+ */
+#include <errno.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+#include "cluster-internal.h"
+#include "err.h"
+
+#define MSG_HEADER_BYTES 320 /* MOSDOp front + msgr2 frame [est] */
+#define REPLY_BYTES 220
+#define MAP_UPDATE_BYTES 64
+
+static inline struct cluster *cl_cluster(const struct client *cl) { return cl->c; }
+
+static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void librbd_send_write(struct client *cl, struct rados_op *rop);
+static void objecter_send(struct client *cl, struct rados_op *rop);
+
+/* ---- fio: the closed loop ---- */
+
+static bool worker_limit_reached(const struct fio_worker *w)
+{
+    const struct fio_job *j = w->job;
+    if (w->stopped)
+        return true;
+    if (j->number_ios && w->issued >= j->number_ios)
+        return true;
+    if (!j->time_based) {
+        uint64_t limit = j->io_size ? j->io_size : w->region_len;
+        if (w->bytes_issued >= limit)
+            return true;
+    }
+    return false;
+}
+
+static uint32_t pick_bs(struct fio_worker *w, int ddir)
+{
+    const struct fio_job *j = w->job;
+    if (j->n_bssplit[ddir] == 0)
+        return j->bs[ddir];
+    uint32_t u = (uint32_t)gsl_rng_uniform_int(w->rng, 100), acc = 0;
+    for (int i = 0; i < j->n_bssplit[ddir]; i++) {
+        acc += j->bssplit[ddir][i].pct;
+        if (u < acc)
+            return j->bssplit[ddir][i].bs;
+    }
+    return j->bssplit[ddir][j->n_bssplit[ddir] - 1].bs;
+}
+
+static void pick_offset(struct fio_worker *w, struct fio_io *io)
+{
+    const struct fio_job *j = w->job;
+    bool random = j->rw == FIO_RW_RANDREAD || j->rw == FIO_RW_RANDWRITE || j->rw == FIO_RW_RANDRW;
+    uint64_t blocks = w->region_len / io->len;
+    if (blocks == 0)
+        blocks = 1;
+    if (random) {
+        io->offset = w->region_off + gsl_rng_uniform_int(w->rng, blocks) * io->len;
+    } else {
+        if (w->seq_next + io->len > w->region_off + w->region_len)
+            w->seq_next = w->region_off; /* wrap around, as fio does for time_based */
+        io->offset = w->seq_next;
+        w->seq_next += io->len + j->rw_seq_add;
+    }
+}
+
+static int pick_ddir(struct fio_worker *w)
+{
+    switch (w->job->rw) {
+    case FIO_RW_READ:
+    case FIO_RW_RANDREAD: return FIO_DDIR_READ;
+    case FIO_RW_WRITE:
+    case FIO_RW_RANDWRITE: return FIO_DDIR_WRITE;
+    default: return gsl_rng_uniform_int(w->rng, 100) < w->job->rwmixread ? FIO_DDIR_READ : FIO_DDIR_WRITE;
+    }
+}
+
+static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_io *io = obj;
+    struct fio_worker *w = io->w;
+    struct client *cl = w->cl;
+    io->t_submitted = sim_now(s);
+    /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
+    struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
+    cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
+    fio_issue_item(s, th, w, 0);
+}
+
+static void fio_issue_later(struct sim *s, void *obj, uint64_t arg)
+{
+    struct fio_worker *w = obj;
+    w->next_rate_t = 0;
+    cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
+}
+
+/* Issue I/Os until iodepth are in flight; runs on the fio thread, which it releases. */
+static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_worker *w = obj;
+    struct cluster *c = w->cl->c;
+    const struct fio_job *j = w->job;
+    if (w->inflight >= j->iodepth || worker_limit_reached(w) || w->next_rate_t) {
+        cpu_thread_release(th);
+        return;
+    }
+    /* rate_iops / thinktime pacing: wait, then come back */
+    sim_time_t now = sim_now(s), wait = 0;
+    uint32_t rate = j->rate_iops[FIO_DDIR_WRITE] ? j->rate_iops[FIO_DDIR_WRITE] : j->rate_iops[FIO_DDIR_READ];
+    if (rate) {
+        sim_time_t due = w->t_start + (sim_time_t)((double)w->issued * 1e9 / rate);
+        if (due > now)
+            wait = due - now;
+    }
+    if (!wait && j->thinktime_ns && w->issued && w->issued % (j->thinktime_blocks ? j->thinktime_blocks : 1) == 0 &&
+        w->inflight == 0)
+        wait = j->thinktime_ns;
+    if (wait) {
+        w->next_rate_t = now + wait;
+        sim_schedule(s, wait, fio_issue_later, w, 0);
+        cpu_thread_release(th);
+        return;
+    }
+    struct fio_io *io = pool_get(&c->io_pool);
+    io->w = w;
+    io->ddir = pick_ddir(w);
+    io->len = pick_bs(w, io->ddir);
+    pick_offset(w, io);
+    io->t_issue = now;
+    w->issued++;
+    w->bytes_issued += io->len;
+    w->inflight++;
+    cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
+}
+
+static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
+{
+    struct fio_worker *w = io->w;
+    struct fio_job_result *r = &c->results[w->index];
+    struct fio_ddir_stats *d = &r->dir[io->ddir];
+    d->io_bytes += io->len;
+    d->total_ios++;
+    hist_add(&d->slat, io->t_submitted - io->t_issue);
+    hist_add(&d->clat, now - io->t_submitted);
+    hist_add(&d->lat, now - io->t_issue);
+    uint64_t sec = (now - c->t_measure_start) / SIM_NS_PER_S;
+    if (sec < sizeof d->iops_samples / sizeof d->iops_samples[0]) {
+        d->iops_samples[sec] += 1;
+        d->bw_kib_samples[sec] += (double)io->len / 1024.0;
+    }
+    if (io->ddir == FIO_DDIR_WRITE && io->st[STAGE_COUNT])
+        cluster_account_stages(c, io);
+}
+
+static void fio_completed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    fio_issue_item(s, th, obj, 0);
+}
+
+static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_io *io = obj;
+    struct fio_worker *w = io->w;
+    struct cluster *c = w->cl->c;
+    sim_time_t now = sim_now(s);
+    /* fio stamps the completion when it reaps it (io_u completion) */
+    if (c->measuring && io->t_issue >= c->t_measure_start)
+        record_io(c, io, now);
+    w->inflight--;
+    pool_put(&c->io_pool, io);
+    cpu_exec(th, c->spec.cost.fio_complete_us, fio_completed, w, 0);
+}
+
+static void io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop)
+{
+    if (rop->kind == RADOS_WRITE && rop->t_commit_sent) {
+        /* the primary's milestones of this I/O's write, for the waterfall */
+        sim_time_t *st = io->st;
+        st[STAGE_CLIENT_SUBMIT] = rop->t_sent;
+        st[STAGE_NET_TO_PRIMARY] = rop->t_initiated;
+        st[STAGE_PRIMARY_QUEUE] = rop->t_reached;
+        st[STAGE_PRIMARY_LOCK_WAIT] = rop->t_started;
+        st[STAGE_PRIMARY_PREPARE] = rop->t_subops;
+        st[STAGE_LOCAL_COMMIT] = rop->t_op_commit;
+        st[STAGE_REPLICA_COMMIT] = rop->t_sub_commit;
+        st[STAGE_PRIMARY_REPLY] = rop->t_commit_sent;
+        st[STAGE_NET_TO_CLIENT] = rop->t_reply_rx;
+        st[STAGE_COUNT] = 1;
+    }
+    SIM_ASSERT(io->parts > 0);
+    if (--io->parts == 0)
+        cpu_pool_submit(&io->w->thread, CPU_PRIO_NORMAL, fio_complete_item, io, 0);
+}
+
+/* ---- librbd ---- */
+
+static struct rados_op *rop_new(struct client *cl, struct image *img, uint64_t objno, enum rados_kind kind)
+{
+    struct rados_op *rop = pool_get(&cl->c->rados_pool);
+    rop->cl = cl;
+    rop->img = img;
+    rop->objno = objno;
+    rop->obj = &img->obj[objno];
+    rop->kind = kind;
+    return rop;
+}
+
+static void rop_free(struct client *cl, struct rados_op *rop)
+{
+    pool_put(&cl->c->rados_pool, rop);
+}
+
+/* Complete the fio I/Os a finished write or read carried. */
+static void rop_complete_ios(struct client *cl, struct rados_op *rop)
+{
+    struct fio_io *io = rop->ios;
+    while (io) {
+        struct fio_io *next = io->next;
+        io->next = NULL;
+        io_part_done(cl, io, rop);
+        io = next;
+    }
+    rop->ios = NULL;
+}
+
+static void librbd_dispatch_held(struct client *cl, struct obj_state *obj)
+{
+    struct rados_op *h = obj->held;
+    obj->held = NULL;
+    while (h) {
+        struct rados_op *next = h->next;
+        h->next = NULL;
+        obj->inflight_writes++;
+        librbd_send_write(cl, h);
+        h = next;
+    }
+}
+
+/* A data write to the object finished (or a copy-up that carried it). */
+static void librbd_write_finished(struct client *cl, struct rados_op *rop)
+{
+    struct obj_state *obj = rop->obj;
+    SIM_ASSERT(obj->inflight_writes > 0);
+    obj->inflight_writes--;
+    cl->sched_samples++;
+    rop_complete_ios(cl, rop);
+    if (obj->inflight_writes == 0 && obj->held)
+        librbd_dispatch_held(cl, obj);
+    rop_free(cl, rop);
+}
+
+/* SimpleSchedulerObjectDispatch::try_delay_request */
+static bool scheduler_hold(struct client *cl, struct rados_op *rop)
+{
+    struct cluster *c = cl->c;
+    struct obj_state *obj = rop->obj;
+    if (c->spec.ceph.rbd_io_scheduler != RBD_IO_SCHEDULER_SIMPLE || obj->inflight_writes == 0 ||
+        cl->sched_samples < (uint64_t)c->spec.ceph.rbd_simple_scheduler_min_samples)
+        return false;
+    /* merge with an adjacent held write if there is one */
+    for (struct rados_op *h = obj->held; h; h = h->next) {
+        if (h->off + h->len == rop->off || rop->off + rop->len == h->off) {
+            if (rop->off < h->off)
+                h->off = rop->off;
+            h->len += rop->len;
+            struct fio_io *tail = rop->ios;
+            while (tail->next)
+                tail = tail->next;
+            tail->next = h->ios;
+            h->ios = rop->ios;
+            rop_free(cl, rop);
+            return true;
+        }
+    }
+    rop->next = NULL;
+    struct rados_op **pp = &obj->held;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = rop;
+    return true;
+}
+
+static bool in_parent_overlap(const struct rados_op *rop)
+{
+    const struct image *img = rop->img;
+    return img->spec.kind == IMAGE_CLONE && img->parent && rop->objno < img->parent->n_objects;
+}
+
+static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
+{
+    struct obj_state *obj = rop->obj;
+    if (obj->copyup_inflight) {
+        /* CopyupRequest::append_request: wait for it, complete with it */
+        rop->next = obj->copyup_waiters;
+        obj->copyup_waiters = rop;
+        return;
+    }
+    obj->copyup_inflight = true;
+    struct image *parent = rop->img->parent;
+    struct rados_op *pr = rop_new(cl, parent, rop->objno, RADOS_PARENT_READ);
+    pr->subops = SUBOP_READ;
+    pr->off = 0;
+    pr->len = parent->object_size;
+    pr->copyup_parent = rop;
+    objecter_send(cl, pr);
+}
+
+static void copyup_send(struct client *cl, struct rados_op *rop)
+{
+    /* [call rbd.copyup(parent data), write]: the pending write rides along */
+    rop->kind = RADOS_COPYUP;
+    rop->subops = SUBOP_CALL_RDWR | SUBOP_WRITE;
+    objecter_send(cl, rop);
+}
+
+/* AbstractObjectWriteRequest::send/write_object with the scenario's guard design */
+static void librbd_send_write(struct client *cl, struct rados_op *rop)
+{
+    struct image *img = rop->img;
+    struct obj_state *obj = rop->obj;
+    rop->kind = RADOS_WRITE;
+    bool full_object = rop->off == 0 && rop->len == img->object_size;
+    bool copyup_enabled = in_parent_overlap(rop) && !full_object && img->spec.guard != GUARD_NONE;
+    bool object_map = img->spec.object_map && img->spec.exclusive_lock;
+    if (!copyup_enabled) {
+        rop->subops = SUBOP_WRITE;
+        objecter_send(cl, rop);
+        return;
+    }
+    /* pre_write_object_map_update: a map saying "does not exist" skips the guarded write */
+    if (object_map && !obj->map_exists) {
+        copyup_start_or_join(cl, rop);
+        return;
+    }
+    switch (img->spec.guard) {
+    case GUARD_STAT_ROUNDTRIP:
+        rop->kind = RADOS_STAT;
+        rop->subops = SUBOP_STAT;
+        break;
+    case GUARD_WRITE_FLAG:
+        rop->subops = SUBOP_WRITE_MUST_EXIST;
+        break;
+    case GUARD_OBJECT_MAP_SKIP:
+        rop->subops = object_map && obj->map_exists ? SUBOP_WRITE : SUBOP_STAT | SUBOP_WRITE;
+        break;
+    default:
+        /* write_op.assert_exists() = CEPH_OSD_OP_STAT; set-alloc-hint without an object map */
+        rop->subops = SUBOP_STAT | SUBOP_WRITE | (object_map ? 0 : SUBOP_SETALLOCHINT);
+        break;
+    }
+    objecter_send(cl, rop);
+}
+
+static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_io *io = obj;
+    struct client *cl = io->w->cl;
+    struct image *img = &cl->c->image;
+    /* Striper: one object request per object extent */
+    uint64_t off = io->offset, end = io->offset + io->len;
+    io->parts = 0;
+    while (off < end) {
+        uint64_t objno = off / img->object_size;
+        uint64_t obj_off = off % img->object_size;
+        uint64_t len = img->object_size - obj_off;
+        if (len > end - off)
+            len = end - off;
+        io->parts++;
+        struct rados_op *rop = rop_new(cl, img, objno, io->ddir == FIO_DDIR_READ ? RADOS_READ : RADOS_WRITE);
+        rop->off = obj_off;
+        rop->len = len;
+        rop->ios = io;
+        off += len;
+        if (rop->kind == RADOS_READ) {
+            /* a clone object not copied up is read from the parent */
+            if (in_parent_overlap(rop) && !rop->obj->exists) {
+                rop->img = img->parent;
+                rop->obj = &img->parent->obj[objno];
+            }
+            rop->subops = SUBOP_READ;
+            objecter_send(cl, rop);
+        } else if (!scheduler_hold(cl, rop)) {
+            rop->obj->inflight_writes++;
+            librbd_send_write(cl, rop);
+        }
+    }
+    cpu_thread_release(th);
+}
+
+static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_io *io = obj;
+    struct cluster *c = io->w->cl->c;
+    uint64_t parts = (io->offset % c->image.object_size + io->len + c->image.object_size - 1) / c->image.object_size;
+    double cost = c->spec.cost.librbd_dispatch_us + parts * c->spec.cost.objecter_submit_us;
+    cpu_exec(th, cost, librbd_dispatched, io, 0);
+}
+
+/* ---- Objecter ---- */
+
+static uint32_t rop_request_bytes(const struct rados_op *rop)
+{
+    uint32_t b = MSG_HEADER_BYTES;
+    if (rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST))
+        b += (uint32_t)rop->len;
+    if (rop->kind == RADOS_COPYUP)
+        b += (uint32_t)rop->img->object_size;
+    if (rop->kind == RADOS_MAP_UPDATE)
+        b += MAP_UPDATE_BYTES;
+    return b;
+}
+
+static struct cpu_pool *client_worker(struct client *cl, uint32_t osd)
+{
+    return &cl->msgr[osd % (uint32_t)cl->c->spec.ceph.ms_async_op_threads];
+}
+
+static void objecter_go(struct client *cl, struct rados_op *rop)
+{
+    struct cluster *c = cl->c;
+    rop->primary = cluster_acting(c, rop->obj->pg)[0];
+    rop->tid = ++cl->next_tid;
+    rop->t_sent = sim_now(c->s);
+    rop->result = 0;
+    rop->t_initiated = rop->t_reached = rop->t_started = rop->t_subops = 0;
+    rop->t_op_commit = rop->t_sub_commit = rop->t_commit_sent = 0;
+    msgr_send(c, client_worker(cl, rop->primary), cl->host, c->osds[rop->primary].host,
+              rop_request_bytes(rop), osd_client_op_delivered, rop, 0);
+}
+
+static void objecter_throttled(struct sim *s, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    objecter_go(rop->cl, rop);
+}
+
+/* Objecter::op_submit: the in-flight throttles, then the messenger. */
+static void objecter_send(struct client *cl, struct rados_op *rop)
+{
+    if (throttle_get(&cl->objecter, cl->c->s, rop_request_bytes(rop), objecter_throttled, rop, 0))
+        objecter_go(cl, rop);
+}
+
+/* ---- replies ---- */
+
+static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct client *cl = rop->cl;
+    struct obj_state *o = rop->obj;
+    switch (rop->kind) {
+    case RADOS_READ:
+        rop_complete_ios(cl, rop);
+        rop_free(cl, rop);
+        break;
+    case RADOS_WRITE:
+        if (rop->result == -ENOENT)
+            copyup_start_or_join(cl, rop);
+        else
+            librbd_write_finished(cl, rop);
+        break;
+    case RADOS_STAT:
+        if (rop->result == -ENOENT) {
+            copyup_start_or_join(cl, rop);
+        } else {
+            rop->kind = RADOS_WRITE;
+            rop->subops = SUBOP_WRITE;
+            objecter_send(cl, rop);
+        }
+        break;
+    case RADOS_PARENT_READ: {
+        struct rados_op *w = rop->copyup_parent;
+        struct image *img = w->img;
+        rop_free(cl, rop);
+        if (img->spec.object_map && img->spec.exclusive_lock && !w->obj->map_exists) {
+            /* object map update to OBJECT_EXISTS on rbd_object_map.<id> */
+            struct rados_op *mu = rop_new(cl, img, w->objno, RADOS_MAP_UPDATE);
+            mu->obj = &img->map_obj;
+            mu->subops = SUBOP_CALL_RDWR;
+            mu->len = MAP_UPDATE_BYTES;
+            mu->copyup_parent = w;
+            objecter_send(cl, mu);
+        } else {
+            copyup_send(cl, w);
+        }
+        break;
+    }
+    case RADOS_MAP_UPDATE: {
+        struct rados_op *w = rop->copyup_parent;
+        w->obj->map_exists = true;
+        rop_free(cl, rop);
+        copyup_send(cl, w);
+        break;
+    }
+    case RADOS_COPYUP: {
+        o->map_exists = true;
+        o->copyup_inflight = false;
+        struct rados_op *waiters = o->copyup_waiters;
+        o->copyup_waiters = NULL;
+        librbd_write_finished(cl, rop);
+        while (waiters) {
+            struct rados_op *next = waiters->next;
+            waiters->next = NULL;
+            librbd_write_finished(cl, waiters);
+            waiters = next;
+        }
+        break;
+    }
+    }
+    cpu_thread_release(th);
+}
+
+static void librbd_complete(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct cluster *c = rop->cl->c;
+    double cost = c->spec.cost.librbd_complete_us;
+    if (rop->kind == RADOS_PARENT_READ)
+        cost += c->spec.cost.copyup_client_us;
+    cpu_exec(th, cost, librbd_completed, rop, 0);
+}
+
+static void client_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct client *cl = rop->cl;
+    throttle_put(&cl->objecter, s, rop_request_bytes(rop));
+    /* neorados posts the completion to the io_context */
+    cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, librbd_complete, rop, 0);
+    cpu_thread_release(th);
+}
+
+static void client_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct cluster *c = rop->cl->c;
+    rop->t_reply_rx = sim_now(s);
+    uint32_t bytes = REPLY_BYTES + (rop->subops & SUBOP_READ && rop->result == 0 ? (uint32_t)rop->len : 0);
+    cpu_exec(th, msgr_rx_cost(c, bytes) + c->spec.cost.objecter_complete_us, client_rx_done, rop, 0);
+}
+
+void client_reply_delivered(struct sim *s, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    cpu_pool_submit(client_worker(rop->cl, rop->primary), CPU_PRIO_NORMAL, client_rx, rop, 0);
+}
+
+/* ---- set-up ---- */
+
+void client_init(struct client *cl, struct cluster *c, uint32_t id, uint32_t host)
+{
+    memset(cl, 0, sizeof *cl);
+    cl->c = c;
+    cl->id = id;
+    cl->host = host;
+    struct cpu_host *h = &c->hosts[host];
+    cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)c->spec.ceph.rbd_op_threads);
+    uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
+    cl->msgr = sim_xcalloc(nm, sizeof *cl->msgr);
+    for (uint32_t i = 0; i < nm; i++)
+        cpu_pool_init(&cl->msgr[i], h, "msgr-worker", 1);
+    throttle_init(&cl->objecter, (uint64_t)c->spec.ceph.objecter_inflight_ops,
+                  (uint64_t)c->spec.ceph.objecter_inflight_op_bytes);
+}
+
+void client_fini(struct client *cl)
+{
+    cpu_pool_fini(&cl->io_context);
+    for (uint32_t i = 0; i < (uint32_t)cl->c->spec.ceph.ms_async_op_threads; i++)
+        cpu_pool_fini(&cl->msgr[i]);
+    free(cl->msgr);
+    for (uint32_t i = 0; i < cl->n_workers; i++)
+        cpu_pool_fini(&cl->workers[i].thread);
+    free(cl->workers);
+}
+
+static void worker_start(struct sim *s, void *obj, uint64_t arg)
+{
+    struct fio_worker *w = obj;
+    w->t_start = sim_now(s);
+    cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
+}
+
+void client_start(struct client *cl)
+{
+    for (uint32_t i = 0; i < cl->n_workers; i++) {
+        struct fio_worker *w = &cl->workers[i];
+        sim_schedule(cl->c->s, w->job->startdelay_ns, worker_start, w, 0);
+    }
+}

@@ -1,0 +1,106 @@
+/*
+ * cluster.h - a simulated RBD cluster: hosts, OSDs, images and fio clients.
+ *
+ * cluster_create builds everything from a resolved cluster_spec (numbers, not
+ * profile names: scenario.c resolves those), cluster_run simulates warm-up
+ * then the measured interval, and the accessors hand the results to the
+ * output writers (fio JSON, perf dump, dump_historic_ops, sim.json).
+ */
+#ifndef CEPHSIM_MODELS_CLUSTER_H
+#define CEPHSIM_MODELS_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "cpu.h"
+#include "fiojob.h"
+#include "fioout.h"
+#include "net.h"
+#include "nvme.h"
+#include "optracker.h"
+#include "perfcounters.h"
+
+enum image_kind { IMAGE_PLAIN, IMAGE_CLONE, IMAGE_FLATTENED };
+
+/* How librbd guards a partial write to a clone object inside the parent overlap. */
+enum guard_design {
+    GUARD_ASSERT_EXISTS,   /* [stat, write]: librbd since 2012 (commit 4240846f) */
+    GUARD_NONE,            /* [write]: no parent (plain/flattened) or beyond the overlap */
+    GUARD_STAT_ROUNDTRIP,  /* [stat] round trip, then [write]: librbd before 2012 */
+    GUARD_WRITE_FLAG,      /* [write] with a write-class "must exist" flag (proposed) */
+    GUARD_OBJECT_MAP_SKIP, /* no guard when the object map says the object exists */
+    GUARD_COUNT,
+};
+
+extern const char *const image_kind_names[];   /* NULL-terminated */
+extern const char *const guard_design_names[]; /* NULL-terminated */
+
+struct image_spec {
+    int kind;             /* enum image_kind */
+    int guard;            /* enum guard_design */
+    double copied_up;     /* fraction of clone objects already copied up at start */
+    uint64_t size_bytes;
+    uint32_t order;       /* object size = 1 << order (rbd_default_order 22) */
+    bool exclusive_lock, object_map;
+    uint64_t id;          /* rbd_data.<id hex> */
+};
+
+struct cluster_spec {
+    uint32_t hosts, osds_per_host;
+    uint32_t client_hosts;          /* 0: the clients run on host 0 (the lab) */
+    struct cpu_params cpu;
+    struct nvme_params nvme;
+    struct net_params net;
+    uint32_t pool_size, pool_min_size, pg_num;
+    bool failure_domain_host;       /* replicas on distinct hosts (else distinct OSDs) */
+    struct image_spec image;
+    struct ceph_options ceph;
+    struct stage_costs cost;
+    struct release_traits rel;
+    const struct fio_jobfile *jobs; /* borrowed */
+    sim_time_t duration_ns, warmup_ns;
+    uint64_t seed;
+    int64_t wall_epoch_ns;          /* simulated t=0 as a wall-clock instant (dumps) */
+};
+
+/* Mean time (ns) between consecutive stages of a write, for the waterfall. */
+enum stage_id {
+    STAGE_CLIENT_SUBMIT,     /* fio issue -> MOSDOp on the wire */
+    STAGE_NET_TO_PRIMARY,    /* wire + NIC + msgr read on the primary */
+    STAGE_PRIMARY_QUEUE,     /* initiated -> reached_pg (first) */
+    STAGE_PRIMARY_LOCK_WAIT, /* reached_pg -> started (rw lock waits) */
+    STAGE_PRIMARY_PREPARE,   /* started -> waiting for subops (execute, issue_repop) */
+    STAGE_LOCAL_COMMIT,      /* waiting for subops -> op_commit (BlueStore) */
+    STAGE_REPLICA_COMMIT,    /* waiting for subops -> last sub_op_commit_rec */
+    STAGE_PRIMARY_REPLY,     /* last commit -> commit_sent */
+    STAGE_NET_TO_CLIENT,     /* commit_sent -> client msgr read */
+    STAGE_CLIENT_COMPLETE,   /* client msgr -> fio completion */
+    STAGE_COUNT,
+};
+extern const char *const stage_names[STAGE_COUNT];
+
+struct cluster;
+
+struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *err);
+void cluster_destroy(struct cluster *c);
+
+/* Simulate warm-up then the measured interval; progress(ctx, fraction done),
+   if given, is called every 1 % of simulated time. */
+void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), void *ctx);
+
+/* Results (owned by c; valid until cluster_destroy). */
+struct sim *cluster_sim(struct cluster *c);
+uint32_t cluster_n_osds(const struct cluster *c);
+const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd);
+const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd);
+const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd);
+uint32_t cluster_n_jobs(const struct cluster *c);
+const struct fio_job_result *cluster_job_results(const struct cluster *c);
+/* Mean per-stage times of measured client writes (ns) and their count. */
+void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);
+/* Engine and utilisation figures as JSON (for sim.json). */
+cJSON *cluster_stats_json(const struct cluster *c);
+
+#endif

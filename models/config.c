@@ -1,0 +1,177 @@
+/*
+ * config.c - the parameter tables of config.h, with Ceph's defaults
+ * (src/common/options/global.yaml.in, rbd.yaml.in; Pacific unless noted) and
+ * the sources of the stage-cost estimates.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OPT(field) offsetof(struct ceph_options, field)
+#define COST(field) offsetof(struct stage_costs, field)
+
+static const char *const op_queue_names[] = {"wpq", "mclock_scheduler", NULL};
+static const char *const scheduler_names[] = {"none", "simple", NULL};
+static const char *const lock_rule_names[] = {"release", "excl_if_read", "excl_if_read_data", NULL};
+
+#define I(name, lo, hi, d, unit, help) \
+    {#name, PARAM_INT, OPT(name), lo, hi, d, NULL, NULL, unit, help}
+#define B(name, d, help) {#name, PARAM_BOOL, OPT(name), 0, 1, d, NULL, NULL, NULL, help}
+
+const struct param_def ceph_option_params[] = {
+    I(osd_op_num_shards_ssd, 1, 128, 8, "count", "op shards per OSD (OSD::ShardedOpWQ); default 8"),
+    I(osd_op_num_threads_per_shard_ssd, 1, 32, 2, "count", "tp_osd_tp threads per shard; thread 0 runs commit callbacks; default 2"),
+    {"osd_op_queue", PARAM_ENUM, OPT(osd_op_queue), 0, 0, 0, NULL, op_queue_names, NULL,
+     "op scheduler: wpq (<= Pacific) or mclock_scheduler (Quincy+); set from ceph.release unless given"},
+    I(ms_async_op_threads, 1, 24, 3, "count", "AsyncMessenger worker threads per daemon; each connection bound to one; default 3"),
+    I(osd_client_message_cap, 0, 1000000, 256, "count", "client messages in flight per OSD (Policy throttler); default 256"),
+    I(osd_client_message_size_cap, 0, 1LL << 40, 500LL << 20, "bytes", "client message bytes in flight per OSD; default 500 MiB"),
+    B(ms_crc_data, 1, "msgr crc32c over message data; default true"),
+    B(osd_enable_op_tracker, 1, "OpTracker on (dump_historic_ops); default true"),
+    I(osd_op_history_size, 1, 1000000, 20, "count", "ops kept by dump_historic_ops; default 20"),
+    {"osd_op_history_duration", PARAM_DOUBLE, OPT(osd_op_history_duration), 0.001, 1e6, 600, NULL,
+     NULL, "s", "oldest op kept by dump_historic_ops; default 600 s"},
+    I(bluestore_min_alloc_size_ssd, 4096, 1 << 20, 4096, "bytes", "allocation unit on SSD (Octopus+: 4 KiB)"),
+    I(bluestore_prefer_deferred_size_ssd, 0, 1 << 24, 0, "bytes", "writes up to this size go through the WAL (deferred); SSD default 0"),
+    I(bluestore_deferred_batch_ops_ssd, 1, 1024, 16, "count", "deferred writes batched per submit; default 16"),
+    I(bluestore_throttle_bytes, 0, 1LL << 40, 64LL << 20, "bytes", "txc bytes until KV commit (BlueStore::throttle); default 64 MiB"),
+    I(bluestore_throttle_deferred_bytes, 0, 1LL << 40, 128LL << 20, "bytes", "deferred bytes until deferred IO done; default 128 MiB"),
+    I(bluestore_throttle_cost_per_io_ssd, 0, 1 << 24, 4000, "bytes", "txc cost per IO (_txc_calc_cost); default 4000"),
+    I(debug_osd, 0, 30, 5, "level", "gather level of debug_osd (default 1/5 -> 5); 0 = logging off"),
+    I(debug_ms, 0, 30, 0, "level", "gather level of debug_ms (default 0/0)"),
+    I(debug_bluestore, 0, 30, 5, "level", "gather level of debug_bluestore (default 1/5)"),
+    I(debug_rocksdb, 0, 30, 5, "level", "gather level of debug_rocksdb (default 4/5)"),
+    I(debug_bdev, 0, 30, 3, "level", "gather level of debug_bdev (default 1/3)"),
+    {"rbd_io_scheduler", PARAM_ENUM, OPT(rbd_io_scheduler), 0, 0, 1, NULL, scheduler_names, NULL,
+     "librbd object dispatch scheduler (SimpleSchedulerObjectDispatch); default simple (Octopus+)"},
+    I(rbd_op_threads, 1, 64, 1, "count", "librbd io_context threads; default 1"),
+    B(rbd_non_blocking_aio, 1, "hand rbd_aio_* to the io_context thread (QueueImageDispatch); default true"),
+    B(rbd_cache, 1, "librbd cache (writearound policy); default true"),
+    B(rbd_cache_writethrough_until_flush, 1, "cache is pass-through until the first flush; default true (fio never flushes)"),
+    I(objecter_inflight_ops, 1, 1 << 24, 1024, "count", "Objecter op throttle; default 1024"),
+    I(objecter_inflight_op_bytes, 1, 1LL << 40, 100LL << 20, "bytes", "Objecter byte throttle; default 100 MiB"),
+    I(rbd_simple_scheduler_min_samples, 0, 1000, 10, "count", "latency samples before the simple scheduler holds writes (LatencyStats window 10)"),
+    {"release", PARAM_STRING, OPT(release), 0, 0, 0, "16.2.14", NULL, NULL,
+     "Ceph release: sets version-dependent behaviour (RWEXCL fix in 16.2.15/17.2.8/18.2.4/19+, mClock from 17, 'crimson')"},
+    {"rw_lock_rule", PARAM_ENUM, OPT(rw_lock_rule), 0, 0, 0, NULL, lock_rule_names, NULL,
+     "override PrimaryLogPG::get_rw_locks for read+write ops: release (follow ceph.release), excl_if_read (pre-fix), excl_if_read_data (post-fix)"},
+    I(crimson_seastar_smp, 1, 64, 1, "count", "crimson: reactor cores per OSD (crimson_seastar_smp)"),
+    PARAM_END,
+};
+
+#define C(name, d, help) {#name, PARAM_DOUBLE, COST(name), 0, 100000, d, NULL, NULL, "us", help}
+
+/*
+ * Defaults are estimates [est] inside the published envelopes of
+ * ceph-model.md section 6 (QD=1 budget 350-700 us; ~285 us of CPU per
+ * replicated OSD write at high load, ceph.io 2022; ~65 us of librbd client
+ * CPU per 4 KiB write, ceph PR 28044), at the reference clock of the CPU
+ * profile.  `cephsim calibrate` fits them to captures.
+ */
+const struct param_def stage_cost_params[] = {
+    C(fio_submit_us, 4, "fio io_u prep + rbd_aio_write call (fio thread)"),
+    C(fio_complete_us, 4, "fio completion handling (fio thread)"),
+    C(librbd_dispatch_us, 18, "ImageDispatcher + Striper + object dispatch layers (io_context thread)"),
+    C(librbd_complete_us, 10, "ObjectRequest/AioCompletion completion (io_context thread)"),
+    C(objecter_submit_us, 10, "Objecter::op_submit: CRUSH map, MOSDOp encode"),
+    C(objecter_complete_us, 6, "Objecter::handle_osd_op_reply"),
+    C(copyup_client_us, 30, "CopyupRequest bookkeeping on the client (per copy-up)"),
+    C(msgr_tx_us, 4, "ProtocolV2::write_message: frame + socket write (msgr-worker)"),
+    C(msgr_rx_us, 6, "ProtocolV2 read_frame/handle_message + decode (msgr-worker)"),
+    C(msgr_crc_us_per_kib, 0.25, "crc32c per KiB of message (ms_crc_data)"),
+    C(osd_enqueue_us, 3, "OSD::ms_fast_dispatch -> enqueue_op (msgr-worker)"),
+    C(osd_dequeue_us, 5, "ShardedOpWQ::_process dequeue + PG lock + dequeue_op"),
+    C(osd_do_op_us, 20, "PrimaryLogPG::do_request/do_op prologue: OpInfo, find_object_context, get_rw_locks"),
+    C(osd_execute_write_us, 30, "execute_ctx + prepare_transaction + finish_ctx (pg log entry)"),
+    C(osd_execute_read_us, 12, "execute_ctx for a read"),
+    C(osd_issue_repop_us, 8, "issue_repop + ReplicatedBackend::submit_transaction, per replica message"),
+    C(osd_op_commit_us, 12, "ReplicatedBackend::op_commit callback on shard thread 0"),
+    C(osd_repop_reply_us, 12, "do_repop_reply on the primary"),
+    C(osd_reply_us, 15, "eval_repop: log_op_stats, MOSDOpReply, remove_repop, lock release"),
+    C(osd_redispatch_us, 15, "re-running do_op for a requeued op (waiting for rw locks again)"),
+    C(osd_error_us, 15, "record_write_error: log-only update for -ENOENT"),
+    C(osd_do_repop_us, 20, "replica ReplicatedBackend::do_repop: decode txn + log"),
+    C(osd_repop_commit_us, 10, "replica repop_commit: MOSDRepOpReply"),
+    C(bluestore_prepare_us, 40, "BlueStore::queue_transactions: _txc_add_transaction, alloc, csum, encode onode, io_submit"),
+    C(bluestore_read_us, 15, "BlueStore::read CPU"),
+    C(bluestore_aio_us, 4, "bstore_aio: _txc_aio_finish/_txc_state_proc per txc"),
+    C(bluestore_kv_submit_us, 10, "kv_sync: submit_transaction per txc"),
+    C(bluestore_kv_sync_us, 12, "kv_sync: RocksDB WAL write path per batch (excluding device time)"),
+    C(bluestore_kv_final_us, 8, "kv_final: _txc_committed_kv + _txc_finish per txc"),
+    {"bluestore_wal_bytes_per_txc", PARAM_DOUBLE, COST(bluestore_wal_bytes_per_txc), 0, 1e7, 2048,
+     NULL, NULL, "bytes", "RocksDB WAL record per txc (onode, OI/SnapSet, pg log, freelist) [est]"},
+    C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
+    C(thread_wake_us, 6, "futex/eventfd wake + context switch of a sleeping thread on a warm core (3-15 us, ceph-model.md 6.2) [est]"),
+    C(tcp_loopback_us, 6, "kernel loopback traversal of a message between processes of one host [est]"),
+    C(log_entry_us, 0.6, "CPU per gathered log entry (in-memory ring)"),
+    {"log_entries_per_stage_per_level", PARAM_DOUBLE, COST(log_entries_per_stage_per_level), 0, 100,
+     0.4, NULL, NULL, "count", "log entries gathered per stage per debug level [est]"},
+    PARAM_END,
+};
+
+void ceph_options_defaults(struct ceph_options *o)
+{
+    param_set_defaults(ceph_option_params, o);
+}
+
+void stage_costs_defaults(struct stage_costs *c)
+{
+    param_set_defaults(stage_cost_params, c);
+}
+
+int release_parse(const char *release, struct release_traits *t, struct sim_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (!strcmp(release, "crimson")) {
+        /* crimson/osd get_lock_type: rwordered && may_read -> RWEXCL (no READ_DATA refinement) */
+        t->crimson = true;
+        t->mclock = true;
+        t->major = 19;
+        return 0;
+    }
+    static const struct { const char *name; int major; } names[] = {
+        {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17},
+        {"reef", 18}, {"squid", 19}, {"tentacle", 20}};
+    int ma = -1, mi = 0, pa = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(release, names[i].name)) {
+            ma = names[i].major;
+            mi = 2;
+            pa = 0;
+        }
+    if (ma < 0) {
+        char tail;
+        int n = sscanf(release, "%d.%d.%d%c", &ma, &mi, &pa, &tail);
+        if (n < 1 || n > 3 || ma < 10 || ma > 99)
+            return sim_errf(err, -EINVAL,
+                            "ceph.release: '%s' is not a release (e.g. 16.2.14, 18.2.4, reef, crimson)", release);
+    }
+    t->major = ma;
+    t->minor = mi;
+    t->patch = pa;
+    /* PR 45852 "osd: don't require RWEXCL lock for stat+write ops" (tracker 53593):
+       backported to 16.2.15, 17.2.8, 18.2.4; in 19.2.0+. A bare name
+       ("pacific") means the release's first point release. */
+    t->fix_53593 = ma >= 19 || (ma == 18 && (mi > 2 || (mi == 2 && pa >= 4))) ||
+                   (ma == 17 && (mi > 2 || (mi == 2 && pa >= 8))) ||
+                   (ma == 16 && (mi > 2 || (mi == 2 && pa >= 15)));
+    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 */
+    return 0;
+}
+
+void ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t,
+                                bool op_queue_set)
+{
+    if (!op_queue_set)
+        o->osd_op_queue = t->mclock ? OSD_OP_QUEUE_MCLOCK : OSD_OP_QUEUE_WPQ;
+}
+
+enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t)
+{
+    if (o->rw_lock_rule != RW_LOCK_RULE_RELEASE)
+        return (enum rw_lock_rule)o->rw_lock_rule;
+    return t->fix_53593 && !t->crimson ? RW_LOCK_RULE_EXCL_IF_READ_DATA : RW_LOCK_RULE_EXCL_IF_READ;
+}

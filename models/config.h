@@ -1,0 +1,118 @@
+/*
+ * config.h - every knob of a simulated cluster, declared once.
+ *
+ * Three tables, each a struct plus a param_def table (sim/param.h):
+ *  - struct ceph_options: Ceph's own config options, by their Ceph names and
+ *    with Ceph's defaults for the release (ceph.<name> in scenarios);
+ *  - struct stage_costs: the CPU cost of each simulated stage in µs at the
+ *    CPU profile's reference clock (cost.<name>); these have no Ceph option,
+ *    they are what calibration fits;
+ *  - the scenario-level cluster/pool/image/sim settings live in scenario.h.
+ * ceph_options_apply_release() sets the version-dependent defaults
+ * (ceph.release: the RWEXCL fix of tracker 53593, the op queue, Crimson).
+ */
+#ifndef CEPHSIM_MODELS_CONFIG_H
+#define CEPHSIM_MODELS_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "param.h"
+
+enum osd_op_queue { OSD_OP_QUEUE_WPQ, OSD_OP_QUEUE_MCLOCK };
+enum rbd_io_scheduler { RBD_IO_SCHEDULER_NONE, RBD_IO_SCHEDULER_SIMPLE };
+/* Which lock a write-ordered op that may read takes (PrimaryLogPG::get_rw_locks). */
+enum rw_lock_rule {
+    RW_LOCK_RULE_RELEASE,      /* follow ceph.release */
+    RW_LOCK_RULE_EXCL_IF_READ, /* pre-fix: may_read() -> RWEXCL */
+    RW_LOCK_RULE_EXCL_IF_READ_DATA, /* post-fix (PR 45852): only may_read_data() -> RWEXCL */
+};
+
+struct ceph_options {
+    /* OSD threads and queues */
+    int64_t osd_op_num_shards_ssd;
+    int64_t osd_op_num_threads_per_shard_ssd;
+    int osd_op_queue;                 /* enum osd_op_queue; 0/1 by release */
+    int64_t ms_async_op_threads;
+    int64_t osd_client_message_cap;
+    int64_t osd_client_message_size_cap;
+    bool ms_crc_data;
+    bool osd_enable_op_tracker;
+    int64_t osd_op_history_size;
+    double osd_op_history_duration;   /* s */
+    /* BlueStore */
+    int64_t bluestore_min_alloc_size_ssd;
+    int64_t bluestore_prefer_deferred_size_ssd;
+    int64_t bluestore_deferred_batch_ops_ssd;
+    int64_t bluestore_throttle_bytes;
+    int64_t bluestore_throttle_deferred_bytes;
+    int64_t bluestore_throttle_cost_per_io_ssd;
+    /* logging: gather level of each subsystem (the higher of "N/M") */
+    int64_t debug_osd, debug_ms, debug_bluestore, debug_rocksdb, debug_bdev;
+    /* librbd / objecter */
+    int rbd_io_scheduler;             /* enum rbd_io_scheduler */
+    int64_t rbd_op_threads;
+    bool rbd_non_blocking_aio;
+    bool rbd_cache;
+    bool rbd_cache_writethrough_until_flush;
+    int64_t objecter_inflight_ops;
+    int64_t objecter_inflight_op_bytes;
+    int64_t rbd_simple_scheduler_min_samples; /* LatencyStats window before holding (10) */
+    /* version-dependent behaviour */
+    char release[PARAM_STR_MAX];      /* e.g. 16.2.14, 18.2.4, crimson */
+    int rw_lock_rule;                 /* enum rw_lock_rule */
+    int64_t crimson_seastar_smp;      /* reactor cores per OSD (crimson) */
+};
+
+struct stage_costs {
+    /* client (fio + librbd + objecter), per op */
+    double fio_submit_us, fio_complete_us;
+    double librbd_dispatch_us, librbd_complete_us;
+    double objecter_submit_us, objecter_complete_us;
+    double copyup_client_us;
+    /* messenger, per message (plus crc per KiB) */
+    double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib;
+    /* OSD primary */
+    double osd_enqueue_us, osd_dequeue_us, osd_do_op_us, osd_execute_write_us,
+        osd_execute_read_us, osd_issue_repop_us, osd_op_commit_us, osd_repop_reply_us,
+        osd_reply_us, osd_redispatch_us, osd_error_us;
+    /* OSD replica */
+    double osd_do_repop_us, osd_repop_commit_us;
+    /* BlueStore */
+    double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
+        bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
+        bluestore_deferred_us;
+    /* the operating system */
+    double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
+    double tcp_loopback_us;   /* a message between two processes of one host (kernel loopback) */
+    /* logging: CPU per log entry gathered, and entries per stage per level */
+    double log_entry_us, log_entries_per_stage_per_level;
+};
+
+extern const struct param_def ceph_option_params[];
+extern const struct param_def stage_cost_params[];
+
+void ceph_options_defaults(struct ceph_options *o);
+void stage_costs_defaults(struct stage_costs *c);
+
+/*
+ * Release-dependent behaviour, decided from the release string:
+ * fix_53593 (stat+write takes RWWRITE): >= 16.2.15, >= 17.2.8, >= 18.2.4, 19+;
+ * mClock op queue: >= 17; Crimson: "crimson" (keeps RWEXCL, run-to-completion).
+ */
+struct release_traits {
+    bool fix_53593;
+    bool mclock;
+    bool crimson;
+    int major, minor, patch;
+};
+
+int release_parse(const char *release, struct release_traits *t, struct sim_err *err);
+/* Apply version-dependent defaults that the user did not set explicitly. */
+void ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t,
+                                bool op_queue_set);
+/* The effective lock rule (RELEASE resolved). */
+enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * cpu.c - cores, thread pools and wake-ups (see cpu.h).
+ *
+ * Mirrors the parts of Linux scheduling that decide Ceph's low-load latency:
+ * futex wake-up of a sleeping worker (ceph::condition_variable::notify_one in
+ * OSD::ShardedOpWQ::_enqueue, the msgr EventCenter's eventfd, BlueStore's
+ * kv_cond), the idle core's C-state exit latency, and the cpufreq governor.
+ * Simplifications: one core station per host shared by all daemons on it
+ * (no pinning, no SMT, no CCX topology); a woken thread runs on whichever core
+ * frees first.
+ */
+#include "cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "err.h"
+
+void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p)
+{
+    memset(h, 0, sizeof *h);
+    h->s = s;
+    h->p = *p;
+    SIM_ASSERT(p->cores > 0 && p->max_clock_ghz > 0 && p->ref_clock_ghz > 0);
+    station_init(&h->cores, s, p->cores);
+    h->util_t = sim_now(s);
+}
+
+void cpu_host_reset_stats(struct cpu_host *h)
+{
+    station_reset_stats(&h->cores);
+    h->busy_ns_total = 0;
+    h->wakeups = 0;
+    h->wake_ns_total = 0;
+}
+
+double cpu_host_busy_cores(const struct cpu_host *h)
+{
+    return station_utilisation(&h->cores) * h->p.cores;
+}
+
+double cpu_clock_ghz(struct cpu_host *h)
+{
+    const struct cpu_params *p = &h->p;
+    switch (p->governor) {
+    case CPU_GOV_PERFORMANCE:
+        return p->max_clock_ghz;
+    case CPU_GOV_POWERSAVE:
+        return p->idle_clock_ghz;
+    case CPU_GOV_ONDEMAND:
+    case CPU_GOV_SCHEDUTIL:
+        break;
+    }
+    /* cpufreq ondemand/schedutil: frequency follows recent utilisation
+       (exponentially weighted over util_window_us), reaching the max clock at
+       governor_up_util. */
+    sim_time_t now = sim_now(h->s);
+    double dt = (double)(now - h->util_t);
+    double w = p->util_window_us * 1e3;
+    double a = w > 0 ? exp(-dt / w) : 0;
+    double busy = (double)h->cores.busy / p->cores;
+    h->util = h->util * a + busy * (1 - a);
+    h->util_t = now;
+    double f = p->governor_up_util > 0 ? h->util / p->governor_up_util : 1;
+    if (f > 1)
+        f = 1;
+    return p->idle_clock_ghz + (p->max_clock_ghz - p->idle_clock_ghz) * f;
+}
+
+sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns)
+{
+    const struct cpu_params *p = &h->p;
+    double us = p->wake_us;
+    double idle_us = (double)idle_ns / 1e3;
+    for (int i = p->n_cstates - 1; i >= 0; i--)
+        if (idle_us >= p->cstate_residency_us[i]) {
+            us += p->cstate_exit_us[i];
+            break;
+        }
+    return (sim_time_t)llround(us * 1e3);
+}
+
+/* ---- item queues ---- */
+
+static struct cpu_item *item_get(struct cpu_pool *p)
+{
+    if (__builtin_expect(!p->free_items, 0)) {
+        enum { BLOCK = 256 };
+        struct cpu_item *b = sim_xcalloc(BLOCK, sizeof *b);
+        p->item_blocks = sim_xrealloc(p->item_blocks, p->n_item_blocks + 1, sizeof *p->item_blocks);
+        p->item_blocks[p->n_item_blocks++] = b;
+        for (int i = 0; i < BLOCK - 1; i++)
+            b[i].next = &b[i + 1];
+        p->free_items = b;
+    }
+    struct cpu_item *it = p->free_items;
+    p->free_items = it->next;
+    it->next = NULL;
+    return it;
+}
+
+static void itemq_push_back(struct cpu_itemq *q, struct cpu_item *it)
+{
+    it->next = NULL;
+    if (q->tail)
+        q->tail->next = it;
+    else
+        q->head = it;
+    q->tail = it;
+    q->len++;
+}
+
+static void itemq_push_front(struct cpu_itemq *q, struct cpu_item *it)
+{
+    it->next = q->head;
+    q->head = it;
+    if (!q->tail)
+        q->tail = it;
+    q->len++;
+}
+
+static struct cpu_item *itemq_pop(struct cpu_itemq *q)
+{
+    struct cpu_item *it = q->head;
+    if (it) {
+        q->head = it->next;
+        if (!q->head)
+            q->tail = NULL;
+        q->len--;
+    }
+    return it;
+}
+
+/* ---- threads ---- */
+
+void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uint32_t n_threads)
+{
+    SIM_ASSERT(n_threads > 0);
+    memset(p, 0, sizeof *p);
+    p->host = h;
+    p->name = name;
+    p->n_threads = n_threads;
+    p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
+    for (uint32_t i = 0; i < n_threads; i++) {
+        p->threads[i].pool = p;
+        p->threads[i].index = i;
+        p->threads[i].idle_since = sim_now(h->s);
+    }
+}
+
+void cpu_pool_fini(struct cpu_pool *p)
+{
+    for (uint32_t i = 0; i < p->n_item_blocks; i++)
+        free(p->item_blocks[i]);
+    free(p->item_blocks);
+    free(p->threads);
+    memset(p, 0, sizeof *p);
+}
+
+static void thread_next(struct cpu_thread *th);
+
+static void thread_woken(struct sim *s, void *obj, uint64_t arg)
+{
+    struct cpu_thread *th = obj;
+    th->waking = false;
+    thread_next(th);
+}
+
+static void thread_wake(struct cpu_thread *th)
+{
+    struct cpu_host *h = th->pool->host;
+    sim_time_t lat = th->pool->polling ? 0 : cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
+    th->waking = true;
+    h->wakeups++;
+    h->wake_ns_total += (double)lat;
+    sim_schedule(h->s, lat, thread_woken, th, 0);
+}
+
+/* Wake one idle thread if queued shared work is not already claimed by waking threads. */
+static void pool_kick(struct cpu_pool *p)
+{
+    uint32_t queued = p->high.len + p->normal.len, waking = 0;
+    struct cpu_thread *idle = NULL;
+    for (uint32_t i = 0; i < p->n_threads; i++) {
+        struct cpu_thread *th = &p->threads[i];
+        if (th->waking)
+            waking++;
+        else if (!th->busy && !idle)
+            idle = th;
+    }
+    if (idle && queued > waking)
+        thread_wake(idle);
+}
+
+static void thread_next(struct cpu_thread *th)
+{
+    struct cpu_pool *p = th->pool;
+    struct cpu_item *it = itemq_pop(&th->private_q);
+    if (!it)
+        it = itemq_pop(&p->high);
+    if (!it)
+        it = itemq_pop(&p->normal);
+    if (!it) {
+        th->busy = false;
+        th->idle_since = sim_now(p->host->s);
+        return;
+    }
+    th->busy = true;
+    p->items_run++;
+    cpu_item_fn fn = it->fn;
+    void *obj = it->obj;
+    uint64_t arg = it->arg;
+    it->next = p->free_items;
+    p->free_items = it;
+    fn(p->host->s, th, obj, arg);
+}
+
+void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, void *obj, uint64_t arg)
+{
+    struct cpu_item *it = item_get(p);
+    it->fn = fn;
+    it->obj = obj;
+    it->arg = arg;
+    it->t_enq = sim_now(p->host->s);
+    if (prio == CPU_PRIO_NORMAL)
+        itemq_push_back(&p->normal, it);
+    else if (prio == CPU_PRIO_HIGH)
+        itemq_push_back(&p->high, it);
+    else
+        itemq_push_front(&p->high, it);
+    pool_kick(p);
+}
+
+void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg)
+{
+    struct cpu_item *it = item_get(th->pool);
+    it->fn = fn;
+    it->obj = obj;
+    it->arg = arg;
+    it->t_enq = sim_now(th->pool->host->s);
+    itemq_push_back(&th->private_q, it);
+    if (!th->busy && !th->waking)
+        thread_wake(th);
+}
+
+static void exec_done(struct sim *s, void *obj, uint64_t ns)
+{
+    struct cpu_thread *th = obj;
+    th->busy_ns += (double)ns;
+    th->pool->host->busy_ns_total += (double)ns;
+    th->cont(s, th, th->cont_obj, th->cont_arg);
+}
+
+void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg)
+{
+    struct cpu_host *h = th->pool->host;
+    SIM_ASSERT(th->busy);
+    th->cont = cont;
+    th->cont_obj = obj;
+    th->cont_arg = arg;
+    double ghz = cpu_clock_ghz(h);
+    sim_time_t ns = (sim_time_t)llround(work_us * 1e3 * h->p.ref_clock_ghz / ghz);
+    station_submit(&h->cores, ns, exec_done, th, ns);
+}
+
+void cpu_thread_release(struct cpu_thread *th)
+{
+    SIM_ASSERT(th->busy);
+    thread_next(th);
+}

@@ -1,0 +1,136 @@
+/*
+ * cpu.h - hosts' cores, the daemons' threads, and what a thread hand-off costs.
+ *
+ * A host has `cores` identical cores (a FIFO c-server station: runnable
+ * threads beyond the core count queue for a core).  Ceph's threads are
+ * grouped in pools (an OSD shard's tp_osd_tp threads, msgr-worker-N,
+ * bstore_kv_sync...) that serve one FIFO of work items, with a strict
+ * high-priority class and "front" insertion (OSD::ShardedOpWQ::_enqueue_front)
+ * and a per-thread private queue (commit callbacks that only a shard's
+ * thread 0 may run: OSD::ShardedOpWQ::_process / handle_oncommits).
+ *
+ * A thread that is asleep when work arrives pays a wake-up: the scheduler's
+ * wake cost plus the exit latency of the deepest C-state (<= max_cstate) whose
+ * target residency its idle period exceeded (Linux cpuidle semantics,
+ * /sys/devices/system/cpu/cpuN/cpuidle/stateK/{latency,residency}).  This is
+ * the per-hand-off cost that dominates QD=1 latency.  Work is given in µs at a
+ * reference clock and scales with the core's clock: `performance` runs at
+ * the boost clock; `ondemand`/`schedutil` run between the idle clock and the
+ * boost clock according to the host's recent utilisation.
+ */
+#ifndef CEPHSIM_MODELS_CPU_H
+#define CEPHSIM_MODELS_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "queueing.h"
+
+#define CPU_MAX_CSTATES 8
+
+enum cpu_governor { CPU_GOV_PERFORMANCE, CPU_GOV_ONDEMAND, CPU_GOV_SCHEDUTIL, CPU_GOV_POWERSAVE };
+
+struct cpu_params {
+    uint32_t cores;             /* cores available to the daemons of one host */
+    double max_clock_ghz;       /* clock under load (boost) */
+    double idle_clock_ghz;      /* clock an idle core drops to (ondemand/schedutil/powersave) */
+    double ref_clock_ghz;       /* clock at which stage costs are given */
+    enum cpu_governor governor;
+    double governor_up_util;    /* utilisation at which ondemand reaches max clock (0.8 in
+                                   cpufreq ondemand's up_threshold=80) */
+    double util_window_us;      /* utilisation averaging window (cpufreq sampling ~10 ms) */
+    double wake_us;             /* futex wake + context switch of a sleeping thread, warm core */
+    int n_cstates;              /* allowed C-states, shallow to deep (max_cstate applied) */
+    double cstate_exit_us[CPU_MAX_CSTATES];
+    double cstate_residency_us[CPU_MAX_CSTATES];
+};
+
+struct cpu_host {
+    struct sim *s;
+    struct cpu_params p;
+    struct station cores;
+    /* utilisation estimate for the governor: EWMA of busy cores */
+    double util;
+    sim_time_t util_t;
+    double busy_ns_total;       /* CPU time consumed since the last reset */
+    uint64_t wakeups;
+    double wake_ns_total;
+};
+
+struct cpu_thread;
+struct cpu_pool;
+
+/* Work item / continuation: runs on thread th. */
+typedef void (*cpu_item_fn)(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+enum cpu_prio {
+    CPU_PRIO_NORMAL, /* FIFO */
+    CPU_PRIO_HIGH,   /* strict queue served first (rep ops, replies: osd_op_queue_cut_off) */
+    CPU_PRIO_FRONT,  /* head of the high queue (requeued ops: enqueue_front) */
+};
+
+struct cpu_item {
+    struct cpu_item *next;
+    cpu_item_fn fn;
+    void *obj;
+    uint64_t arg;
+    sim_time_t t_enq;
+};
+
+struct cpu_itemq {
+    struct cpu_item *head, *tail;
+    uint32_t len;
+};
+
+struct cpu_thread {
+    struct cpu_pool *pool;
+    uint32_t index;
+    bool busy;                 /* running an item (possibly blocked on a lock or I/O) */
+    bool waking;               /* a wake-up is in progress */
+    sim_time_t idle_since;
+    struct cpu_itemq private_q;
+    /* continuation of a cpu_exec in progress */
+    cpu_item_fn cont;
+    void *cont_obj;
+    uint64_t cont_arg;
+    double busy_ns;            /* CPU time this thread used (since reset) */
+};
+
+struct cpu_pool {
+    struct cpu_host *host;
+    const char *name;
+    uint32_t n_threads;
+    bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
+    struct cpu_thread *threads;
+    struct cpu_itemq high, normal;
+    struct cpu_item *free_items;
+    struct cpu_item **item_blocks;
+    uint32_t n_item_blocks;
+    uint64_t items_run;
+};
+
+void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p);
+void cpu_host_reset_stats(struct cpu_host *h);
+/* Mean number of busy cores since the last reset. */
+double cpu_host_busy_cores(const struct cpu_host *h);
+
+void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uint32_t n_threads);
+void cpu_pool_fini(struct cpu_pool *p);
+
+/* Queue an item on the pool; an idle thread (if any) is woken for it. */
+void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, void *obj, uint64_t arg);
+/* Queue an item that only thread th may run (checked before the pool's queues). */
+void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg);
+
+/* Burn work_us (at the reference clock) on th's host; then cont runs on th. */
+void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg);
+
+/* The current item is finished: th takes the next item or goes to sleep. */
+void cpu_thread_release(struct cpu_thread *th);
+
+/* Wake-up latency a thread idle for idle_ns would pay now (exposed for tests). */
+sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns);
+/* Current effective clock of the host's cores (GHz). */
+double cpu_clock_ghz(struct cpu_host *h);
+
+#endif

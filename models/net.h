@@ -1,0 +1,69 @@
+/*
+ * net.h - hosts' NICs, the switch between them, and what a message costs.
+ *
+ * Full-duplex links: each host has a transmit and a receive station (one
+ * server each, so flows sharing a NIC contend).  A message of B bytes is cut
+ * into MTU-sized frames, each carrying Ethernet/IP/TCP overhead, and takes
+ * frames_bytes * 8 / line rate to serialise.  Its one-way delay is
+ * tx serialisation + PHY latency per hop + switch latency (+ the
+ * serialisation again at the switch egress when it stores and forwards;
+ * cut-through forwards after the header) + the receiver's IRQ -> epoll wake.
+ * Messages between daemons of
+ * one host use the loopback path (loopback_us, no NIC).
+ * The kernel TCP send/receive CPU per message is charged by the messenger
+ * model on its threads (net_tx_cpu_us, net_rx_cpu_us).
+ */
+#ifndef CEPHSIM_MODELS_NET_H
+#define CEPHSIM_MODELS_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "queueing.h"
+
+struct net_params {
+    double line_rate_gbps;
+    double phy_latency_us;      /* per hop: both PHYs of one link (10GBase-T ~2-3 us, SFP+ ~0.3) */
+    uint32_t mtu_bytes;
+    uint32_t frame_overhead_bytes; /* whole per-frame wire overhead: preamble, IFG, MAC, IP, TCP */
+    uint32_t l3_header_bytes;   /* the IP + TCP part of it, inside the MTU */
+    double switch_latency_us;   /* port to port */
+    bool switch_store_forward;
+    bool has_switch;            /* false: hosts back to back (or a single host) */
+    double loopback_us;         /* same-host message through the kernel loopback */
+    double tcp_tx_cpu_us, tcp_rx_cpu_us; /* kernel CPU per message, each side */
+    double tcp_cpu_ns_per_byte; /* copy + checksum per byte */
+    double irq_wake_us;         /* NIC interrupt -> softirq -> epoll wake of the receiver */
+};
+
+struct net {
+    struct sim *s;
+    struct net_params p;
+    uint32_t n_hosts;
+    struct station *tx, *rx, *sw; /* per host; sw = switch egress port to that host */
+    uint64_t messages, bytes;
+};
+
+void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts);
+void net_fini(struct net *n);
+void net_reset_stats(struct net *n);
+
+/* Send bytes from host src to host dst; delivered(sim, obj, arg) when the last byte arrived. */
+void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
+              void *obj, uint64_t arg);
+
+/* Wire serialisation time of a message of bytes at the line rate, with MTU framing. */
+sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes);
+/* Unloaded one-way delay between two different hosts. */
+sim_time_t net_one_way_ns(const struct net_params *p, uint32_t bytes);
+
+static inline double net_tx_cpu_us(const struct net *n, uint32_t bytes)
+{
+    return n->p.tcp_tx_cpu_us + n->p.tcp_cpu_ns_per_byte * bytes / 1e3;
+}
+static inline double net_rx_cpu_us(const struct net *n, uint32_t bytes)
+{
+    return n->p.tcp_rx_cpu_us + n->p.tcp_cpu_ns_per_byte * bytes / 1e3;
+}
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * nvme.h - an NVMe SSD as BlueStore's KernelDevice sees it.
+ *
+ * Two stages per I/O: a single "program/transfer" stage whose service time is
+ * max(1 / sustained IOPS, bytes / sequential bandwidth) — it caps throughput
+ * at the drive's sustained random-write (or read) IOPS and bandwidth — and an
+ * "internal" stage of internal_parallelism servers that supplies the rest of
+ * the typical latency (typical QD=1 latency minus the first stage).  At QD=1
+ * an I/O therefore takes the typical latency; at high QD the IOPS saturate
+ * at the sustained figure.  Flush (fdatasync / BlueFS fsync -> _flush_bdev)
+ * costs only a syscall on power-loss-protected drives (no volatile write
+ * cache), else flush_latency.  A tail-spike knob models the PM983
+ * write-queue latency spikes Ceph upstream saw before a firmware update.
+ */
+#ifndef CEPHSIM_MODELS_NVME_H
+#define CEPHSIM_MODELS_NVME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+#include "dist.h"
+#include "queueing.h"
+
+enum nvme_op { NVME_READ, NVME_WRITE, NVME_FLUSH };
+
+struct nvme_params {
+    double read_latency_us, write_latency_us;   /* typical QD=1, 4 KiB */
+    double latency_cv;                          /* spread of the internal stage */
+    double rand_read_iops, rand_write_iops;     /* sustained 4 KiB */
+    double seq_read_mbps, seq_write_mbps;       /* MB/s (10^6 B/s) */
+    uint32_t internal_parallelism;
+    bool plp;                                   /* no volatile write cache */
+    double flush_latency_us;                    /* with a volatile cache */
+    double flush_syscall_us;                    /* fdatasync on a PLP drive */
+    double tail_spike_prob, tail_spike_us;
+};
+
+struct nvme_dev {
+    struct sim *s;
+    struct nvme_params p;
+    struct station xfer;     /* throughput stage */
+    struct station internal; /* latency stage */
+    struct dist read_dist, write_dist;
+    gsl_rng *rng;
+    uint64_t reads, writes, flushes, bytes_written, bytes_read;
+};
+
+void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, uint32_t index);
+/* Submit one I/O; done(sim, obj, arg) runs at completion (done may be NULL for reads/writes). */
+void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
+                 uint64_t arg);
+void nvme_reset_stats(struct nvme_dev *d);
+/* Utilisation of the throughput stage since the last reset. */
+double nvme_utilisation(const struct nvme_dev *d);
+
+#endif

@@ -1,0 +1,509 @@
+/*
+ * optracker.c - Ceph's OpTracker history and its admin-socket dumps.
+ *
+ * Mirrors (Ceph 16.2 Pacific, the release of the lab captures):
+ * - OpHistory::insert / OpHistory::cleanup (src/common/TrackedOp.cc): one set
+ *   of finished ops ordered two ways ("arrived" by initiated time, "duration");
+ *   cleanup drops ops with now - initiated > osd_op_history_duration (default
+ *   600 s), then the shortest ops while more than osd_op_history_size (default
+ *   20) remain.  OpHistory::dump_ops: {"size", "duration", "ops": [...]}, by
+ *   arrival or (by_duration) longest first.
+ * - TrackedOp::dump: description, initiated_at, age, duration (last event
+ *   "done" - initiated), type_data; JSONFormatter prints doubles with 17
+ *   significant digits (%.17g) and utime_t as "%FT%T.%06u%z".
+ * - OpRequest::_dump: flag_point (state_string), client_info for ops whose
+ *   source is a client, events [{event, time, duration}] where duration is the
+ *   time to the next event and the last event's is last - initiated.
+ * - MOSDOp::print, MOSDRepOp::print, MOSDRepOpReply::print and
+ *   operator<<(OSDOp) after OSDOp::clear_data (finished ops lose their
+ *   in/out data, exec ops keep "class.method" bytes), hobject_t's
+ *   "pool:<bit-reversed hash %08x>:::name:head", ceph_str_hash_rjenkins.
+ */
+#include "optracker.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- hashing (src/common/ceph_hash.cc, src/include/rados.h) ---- */
+
+#define RJ_MIX(a, b, c)                                                                            \
+    do {                                                                                           \
+        a -= b; a -= c; a ^= (c >> 13);                                                            \
+        b -= c; b -= a; b ^= (a << 8);                                                             \
+        c -= a; c -= b; c ^= (b >> 13);                                                            \
+        a -= b; a -= c; a ^= (c >> 12);                                                            \
+        b -= c; b -= a; b ^= (a << 16);                                                            \
+        c -= a; c -= b; c ^= (b >> 5);                                                             \
+        a -= b; a -= c; a ^= (c >> 3);                                                             \
+        b -= c; b -= a; b ^= (a << 10);                                                            \
+        c -= a; c -= b; c ^= (b >> 15);                                                            \
+    } while (0)
+
+uint32_t optrack_str_hash_rjenkins(const char *str, size_t length)
+{
+    const unsigned char *k = (const unsigned char *)str;
+    uint32_t a = 0x9e3779b9, b = a, c = 0;
+    size_t len = length;
+
+    while (len >= 12) {
+        a += k[0] + ((uint32_t)k[1] << 8) + ((uint32_t)k[2] << 16) + ((uint32_t)k[3] << 24);
+        b += k[4] + ((uint32_t)k[5] << 8) + ((uint32_t)k[6] << 16) + ((uint32_t)k[7] << 24);
+        c += k[8] + ((uint32_t)k[9] << 8) + ((uint32_t)k[10] << 16) + ((uint32_t)k[11] << 24);
+        RJ_MIX(a, b, c);
+        k += 12;
+        len -= 12;
+    }
+    c += (uint32_t)length;
+    switch (len) { /* all cases fall through */
+    case 11: c += (uint32_t)k[10] << 24; /* fall through */
+    case 10: c += (uint32_t)k[9] << 16;  /* fall through */
+    case 9: c += (uint32_t)k[8] << 8;    /* fall through */
+    case 8: b += (uint32_t)k[7] << 24;   /* fall through */
+    case 7: b += (uint32_t)k[6] << 16;   /* fall through */
+    case 6: b += (uint32_t)k[5] << 8;    /* fall through */
+    case 5: b += k[4];                   /* fall through */
+    case 4: a += (uint32_t)k[3] << 24;   /* fall through */
+    case 3: a += (uint32_t)k[2] << 16;   /* fall through */
+    case 2: a += (uint32_t)k[1] << 8;    /* fall through */
+    case 1: a += k[0];                   /* fall through */
+    default: break;
+    }
+    RJ_MIX(a, b, c);
+    return c;
+}
+
+uint32_t optrack_stable_mod(uint32_t x, uint32_t b, uint32_t bmask)
+{
+    return (x & bmask) < b ? x & bmask : x & (bmask >> 1);
+}
+
+/* hobject_t::get_bitwise_key_u32: the hash with its 32 bits reversed. */
+static uint32_t reverse_bits(uint32_t v)
+{
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+    v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
+    return (v >> 16) | (v << 16);
+}
+
+/* ---- descriptions ---- */
+
+struct sbuf {
+    char *p;
+    size_t n, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    if (b->len >= b->n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
+}
+
+const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n)
+{
+    snprintf(buf, n, "rbd_data.%" PRIx64 ".%016" PRIx64, op->image_id, op->objno);
+    return buf;
+}
+
+/* The op vector "[a,b]" as operator<<(vector<OSDOp>) prints it after clear_data. */
+static void describe_ops(struct sbuf *b, const struct optrack_op *op)
+{
+    static const char copyup_cls[] = "rbd", copyup_method[] = "sparse_copyup";
+    uint32_t objsz = op->object_size ? op->object_size : 4194304;
+    const char *sep = "";
+    sb_printf(b, "[");
+    if (op->subops & OPTRACK_STAT) {
+        sb_printf(b, "%sstat", sep);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_CALL_COPYUP) {
+        sb_printf(b, "%scall %s.%s in=%zub", sep, copyup_cls, copyup_method,
+                  strlen(copyup_cls) + strlen(copyup_method));
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_CMPEXT) {
+        sb_printf(b, "%scmpext %" PRIu64 "~%" PRIu64 " in=%" PRIu64 "b", sep, op->off, op->len, op->len);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_ALLOC_HINT) {
+        sb_printf(b, "%sset-alloc-hint object_size %" PRIu32 " write_size %" PRIu32, sep, objsz, objsz);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_WRITE) {
+        sb_printf(b, "%swrite %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_WRITEFULL) {
+        sb_printf(b, "%swritefull 0~%" PRIu64, sep, op->len);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_READ) {
+        sb_printf(b, "%sread %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
+        sep = ",";
+    }
+    sb_printf(b, "]");
+}
+
+const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n)
+{
+    struct sbuf b = {buf, n, 0};
+    char name[64];
+    if (n)
+        buf[0] = '\0';
+    optrack_object_name(op, name, sizeof name);
+    uint32_t hash = optrack_str_hash_rjenkins(name, strlen(name));
+    uint32_t min_epoch = op->min_epoch ? op->min_epoch : op->epoch;
+
+    switch (op->kind) {
+    case OPTRACK_OSD_OP: {
+        const uint32_t writes = OPTRACK_CALL_COPYUP | OPTRACK_ALLOC_HINT | OPTRACK_WRITE | OPTRACK_WRITEFULL;
+        /* ceph_osd_flag_string: ondisk(4) read(16) write(32) known_if_redirected(0x400000) */
+        const char *flags = (op->subops & writes) ? "ondisk+write+known_if_redirected"
+                                                  : "ondisk+read+known_if_redirected";
+        sb_printf(&b, "osd_op(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " %" PRIu32 ":%08" PRIx32
+                  ":::%s:head ", op->client, op->tid, op->pool, op->pg_seed, op->pool, reverse_bits(hash), name);
+        describe_ops(&b, op);
+        sb_printf(&b, " snapc 0=[] %s e%" PRIu32 ")", flags, op->epoch);
+        break;
+    }
+    case OPTRACK_OSD_REPOP: {
+        uint64_t mlcod = op->mlcod ? op->mlcod : (op->version >= 2 ? op->version - 2 : 0);
+        sb_printf(&b, "osd_repop(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
+                  " %" PRIu32 ":%08" PRIx32 ":::%s:head v %" PRIu32 "'%" PRIu64 ", mlcod=%" PRIu32 "'%" PRIu64 ")",
+                  op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->pool, reverse_bits(hash),
+                  name, op->epoch, op->version, op->epoch, mlcod);
+        break;
+    }
+    case OPTRACK_OSD_REPOP_REPLY:
+        sb_printf(&b, "osd_repop_reply(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
+                  " ondisk, result = %" PRId32 ")",
+                  op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->result);
+        break;
+    }
+    return buf;
+}
+
+/* ---- flag point (src/osd/OpRequest.h, Pacific state_string) ---- */
+
+const char *optrack_flag_point(const struct optrack_op *op)
+{
+    const char *fp = "no flag points reached";
+    for (uint32_t i = 0; i < op->n_events; i++) {
+        const char *e = op->ev[i].name;
+        if (!strcmp(e, "queued_for_pg"))
+            fp = "queued for pg";
+        else if (!strcmp(e, "reached_pg"))
+            fp = "reached pg";
+        else if (!strcmp(e, "started"))
+            fp = "started";
+        else if (!strncmp(e, "waiting for subops", 18))
+            fp = "waiting for sub ops";
+        else if (!strcmp(e, "commit_sent"))
+            fp = "commit sent; apply or cleanup";
+        else if (!strncmp(e, "waiting for ", 12) || !strncmp(e, "waiting_for_", 12))
+            fp = "delayed"; /* mark_delayed(); Quincy+ would print the event itself */
+    }
+    return fp;
+}
+
+/* ---- JSON helpers ---- */
+
+/* A double as Ceph's JSONFormatter prints it (precision max_digits10). */
+static void add_ceph_float(cJSON *obj, const char *key, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    cJSON *it = cJSON_CreateRaw(buf);
+    it->valuedouble = v; /* keep the value readable in memory too */
+    cJSON_AddItemToObject(obj, key, it);
+}
+
+/* A utime_t difference as double: sec + nsec / 1e9 (signed). */
+static double ns_to_s(int64_t d)
+{
+    return (double)(d / 1000000000) + (double)(d % 1000000000) / 1e9;
+}
+
+/* utime_t::localtime in UTC: "2026-11-30T14:21:43.409666+0000" (µs truncated). */
+static void fmt_time(char *buf, size_t n, int64_t wall_epoch_ns, sim_time_t t)
+{
+    int64_t ns = wall_epoch_ns + (int64_t)t;
+    int64_t sec = ns / 1000000000, rem = ns % 1000000000;
+    if (rem < 0) {
+        rem += 1000000000;
+        sec--;
+    }
+    time_t tt = (time_t)sec;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06d+0000", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(rem / 1000));
+}
+
+static sim_time_t op_initiated(const struct optrack_op *op)
+{
+    return op->n_events ? op->ev[0].t : 0;
+}
+
+/* TrackedOp::get_duration: to "done" if finished, else to now. */
+static int64_t op_duration_ns(const struct optrack_op *op, sim_time_t now)
+{
+    if (!op->n_events)
+        return 0;
+    const struct optrack_event *last = &op->ev[op->n_events - 1];
+    sim_time_t end = strcmp(last->name, "done") == 0 ? last->t : now;
+    return (int64_t)(end - op->ev[0].t);
+}
+
+cJSON *optrack_dump_op(const struct optrack_op *op, sim_time_t now, int64_t wall_epoch_ns)
+{
+    char desc[512], ts[48], name[64];
+    cJSON *o = cJSON_CreateObject();
+    sim_time_t init = op_initiated(op);
+    cJSON_AddStringToObject(o, "description", optrack_describe(op, desc, sizeof desc));
+    fmt_time(ts, sizeof ts, wall_epoch_ns, init);
+    cJSON_AddStringToObject(o, "initiated_at", ts);
+    add_ceph_float(o, "age", ns_to_s((int64_t)(now - init)));
+    add_ceph_float(o, "duration", ns_to_s(op_duration_ns(op, now)));
+
+    cJSON *td = cJSON_AddObjectToObject(o, "type_data");
+    cJSON_AddStringToObject(td, "flag_point", optrack_flag_point(op));
+    if (op->kind == OPTRACK_OSD_OP) { /* only client-sourced messages carry client_info */
+        cJSON *ci = cJSON_AddObjectToObject(td, "client_info");
+        snprintf(name, sizeof name, "client.%" PRIu32, op->client);
+        cJSON_AddStringToObject(ci, "client", name);
+        uint32_t nonce = op->client_nonce ? op->client_nonce : optrack_str_hash_rjenkins(name, strlen(name));
+        snprintf(ts, sizeof ts, "127.0.0.1:0/%" PRIu32, nonce);
+        cJSON_AddStringToObject(ci, "client_addr", ts);
+        cJSON_AddNumberToObject(ci, "tid", (double)op->tid);
+    }
+    cJSON *evs = cJSON_AddArrayToObject(td, "events");
+    for (uint32_t i = 0; i < op->n_events; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "event", op->ev[i].name);
+        fmt_time(ts, sizeof ts, wall_epoch_ns, op->ev[i].t);
+        cJSON_AddStringToObject(e, "time", ts);
+        int64_t d = i + 1 < op->n_events ? (int64_t)(op->ev[i + 1].t - op->ev[i].t)
+                                         : (int64_t)(op->ev[i].t - init);
+        add_ceph_float(e, "duration", ns_to_s(d));
+        cJSON_AddItemToArray(evs, e);
+    }
+    return o;
+}
+
+/* ---- the history set: op slots + two indexed min-heaps ---- */
+
+enum { H_DUR = 0, H_INIT = 1 };
+
+static int slot_less(const struct optracker *t, int which, uint32_t a, uint32_t b)
+{
+    const struct optrack_op *x = &t->recent[a], *y = &t->recent[b];
+    uint64_t kx, ky;
+    if (which == H_DUR) {
+        kx = x->ev[x->n_events - 1].t - x->ev[0].t;
+        ky = y->ev[y->n_events - 1].t - y->ev[0].t;
+    } else {
+        kx = x->ev[0].t;
+        ky = y->ev[0].t;
+    }
+    return kx != ky ? kx < ky : t->seq[a] < t->seq[b];
+}
+
+static uint32_t *heap_of(struct optracker *t, int which)
+{
+    return which == H_DUR ? t->dur_heap : t->init_heap;
+}
+
+static uint32_t *pos_of(struct optracker *t, int which)
+{
+    return which == H_DUR ? t->dur_pos : t->init_pos;
+}
+
+static void heap_set(struct optracker *t, int which, uint32_t i, uint32_t slot)
+{
+    heap_of(t, which)[i] = slot;
+    pos_of(t, which)[slot] = i;
+}
+
+static void heap_sift_up(struct optracker *t, int which, uint32_t i)
+{
+    uint32_t *h = heap_of(t, which), s = h[i];
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!slot_less(t, which, s, h[p]))
+            break;
+        heap_set(t, which, i, h[p]);
+        i = p;
+    }
+    heap_set(t, which, i, s);
+}
+
+static void heap_sift_down(struct optracker *t, int which, uint32_t i, uint32_t n)
+{
+    uint32_t *h = heap_of(t, which), s = h[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && slot_less(t, which, h[c + 1], h[c]))
+            c++;
+        if (!slot_less(t, which, h[c], s))
+            break;
+        heap_set(t, which, i, h[c]);
+        i = c;
+    }
+    heap_set(t, which, i, s);
+}
+
+/* Remove heap entry at position i of a heap that holds n entries. */
+static void heap_remove_at(struct optracker *t, int which, uint32_t i, uint32_t n)
+{
+    uint32_t *h = heap_of(t, which);
+    uint32_t last = h[n - 1];
+    if (i == n - 1)
+        return;
+    heap_set(t, which, i, last);
+    heap_sift_down(t, which, i, n - 1);
+    heap_sift_up(t, which, pos_of(t, which)[last]);
+}
+
+/* Drop the op in slot s; the last slot moves into s. */
+static void history_remove(struct optracker *t, uint32_t s)
+{
+    uint32_t n = t->recent_n;
+    heap_remove_at(t, H_DUR, t->dur_pos[s], n);
+    heap_remove_at(t, H_INIT, t->init_pos[s], n);
+    uint32_t last = n - 1;
+    if (s != last) {
+        t->recent[s] = t->recent[last];
+        t->seq[s] = t->seq[last];
+        heap_set(t, H_DUR, t->dur_pos[last], s);
+        heap_set(t, H_INIT, t->init_pos[last], s);
+    }
+    t->recent_n = t->slowest_n = last;
+}
+
+static void history_grow(struct optracker *t, uint32_t want)
+{
+    uint32_t cap = t->history_size + 1;
+    if (want <= t->recent_head)
+        return;
+    uint32_t n = t->recent_head ? t->recent_head : 16;
+    while (n < want)
+        n *= 2;
+    if (n > cap)
+        n = cap;
+    t->recent = sim_xrealloc(t->recent, n, sizeof *t->recent);
+    t->dur_heap = sim_xrealloc(t->dur_heap, n, sizeof *t->dur_heap);
+    t->dur_pos = sim_xrealloc(t->dur_pos, n, sizeof *t->dur_pos);
+    t->init_heap = sim_xrealloc(t->init_heap, n, sizeof *t->init_heap);
+    t->init_pos = sim_xrealloc(t->init_pos, n, sizeof *t->init_pos);
+    t->seq = sim_xrealloc(t->seq, n, sizeof *t->seq);
+    t->recent_head = n;
+}
+
+void optracker_init(struct optracker *t, uint32_t history_size, sim_time_t history_duration)
+{
+    memset(t, 0, sizeof *t);
+    SIM_ASSERT(history_size < UINT32_MAX);
+    t->history_size = history_size;
+    t->history_duration = history_duration;
+}
+
+void optracker_fini(struct optracker *t)
+{
+    free(t->recent);
+    free(t->dur_heap);
+    free(t->dur_pos);
+    free(t->init_heap);
+    free(t->init_pos);
+    free(t->seq);
+    memset(t, 0, sizeof *t);
+}
+
+void optracker_reset(struct optracker *t)
+{
+    t->recent_n = t->slowest_n = 0;
+    t->completed = 0;
+}
+
+/* OpHistory::cleanup(now): age first (by initiated), then size (shortest out). */
+static void history_cleanup(struct optracker *t, sim_time_t now)
+{
+    while (t->recent_n) {
+        const struct optrack_op *oldest = &t->recent[t->init_heap[0]];
+        if (!(now > oldest->ev[0].t && now - oldest->ev[0].t > t->history_duration))
+            break;
+        history_remove(t, t->init_heap[0]);
+    }
+    while (t->recent_n > t->history_size)
+        history_remove(t, t->dur_heap[0]);
+}
+
+void optracker_finish(struct optracker *t, const struct optrack_op *op)
+{
+    SIM_ASSERT(op->n_events > 0);
+    history_grow(t, t->recent_n + 1);
+    uint32_t s = t->recent_n;
+    t->recent[s] = *op;
+    t->seq[s] = t->completed++;
+    t->recent_n = t->slowest_n = s + 1;
+    t->dur_heap[s] = s;
+    t->dur_pos[s] = s;
+    heap_sift_up(t, H_DUR, s);
+    t->init_heap[s] = s;
+    t->init_pos[s] = s;
+    heap_sift_up(t, H_INIT, s);
+    history_cleanup(t, op->ev[op->n_events - 1].t);
+}
+
+struct dump_key {
+    uint64_t k, seq;
+    uint32_t slot;
+};
+
+static int cmp_key_asc(const void *a, const void *b)
+{
+    const struct dump_key *x = a, *y = b;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_key_desc(const void *a, const void *b)
+{
+    return cmp_key_asc(b, a);
+}
+
+cJSON *optracker_dump(const struct optracker *t, sim_time_t now, int64_t wall_epoch_ns, int by_duration)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "size", t->history_size);
+    cJSON_AddNumberToObject(root, "duration", (double)t->history_duration / 1e9);
+    cJSON *ops = cJSON_AddArrayToObject(root, "ops");
+    struct dump_key *keys = t->recent_n ? sim_xcalloc(t->recent_n, sizeof *keys) : NULL;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < t->recent_n; s++) {
+        const struct optrack_op *op = &t->recent[s];
+        sim_time_t init = op->ev[0].t;
+        if (now > init && now - init > t->history_duration)
+            continue; /* cleanup(now) would drop it */
+        keys[n++] = (struct dump_key){by_duration ? op->ev[op->n_events - 1].t - init : init, t->seq[s], s};
+    }
+    if (n)
+        qsort(keys, n, sizeof *keys, by_duration ? cmp_key_desc : cmp_key_asc);
+    for (uint32_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(ops, optrack_dump_op(&t->recent[keys[i].slot], now, wall_epoch_ns));
+    free(keys);
+    return root;
+}

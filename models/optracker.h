@@ -1,0 +1,152 @@
+/*
+ * optracker.h - Ceph's OpTracker, for simulated ops.
+ *
+ * Mirrors src/common/TrackedOp.{h,cc} and src/osd/OpRequest.cc: every tracked
+ * op records named events with timestamps in insertion order ("initiated",
+ * "queued_for_pg", "reached_pg", "waiting for rw locks", "started", ...);
+ * finished ops enter the history (OpHistory::insert/cleanup), which keeps
+ * ops initiated at most osd_op_history_duration (default 600 s) ago and, of
+ * those, at most osd_op_history_size (default 20), evicting the shortest;
+ * dump_historic_ops lists them by initiated time, _by_duration slowest first.
+ * Dumps have the exact shape of `ceph daemon osd.N dump_historic_ops`
+ * (Octopus+ shape: per-event "duration" = time to the next event, the last
+ * one's = the op's whole duration).
+ *
+ * Descriptions are formatted only at dump time from the op's fields, so
+ * tracking costs a few stores per event on the hot path.
+ */
+#ifndef CEPHSIM_MODELS_OPTRACKER_H
+#define CEPHSIM_MODELS_OPTRACKER_H
+
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "err.h"
+#include "evq.h"
+
+#define OPTRACK_MAX_EVENTS 32
+
+enum optrack_kind {
+    OPTRACK_OSD_OP,    /* osd_op(client.X.0:tid pool.pg oid [ops] snapc ... e...) */
+    OPTRACK_OSD_REPOP, /* osd_repop(client.X.0:tid pool.pg e/e oid v e'v, mlcod=...) */
+    OPTRACK_OSD_REPOP_REPLY, /* osd_repop_reply(client.X.0:tid pool.pg e/e ondisk, result = 0),
+                                tracked on the primary (Pacific window dumps: ~40 % of ops) */
+};
+
+/*
+ * Sub-ops of an op vector.  Printed in librbd's order: stat, call, cmpext,
+ * set-alloc-hint, write/writefull, read.  Forms are those of a finished op in
+ * Pacific: OpRequest::_unregistered -> OSDOp::clear_data drops in/out data, so
+ * "write 0~4096" has no "in=4096b", but exec ops keep class+method ("in=16b").
+ */
+enum optrack_subop {
+    OPTRACK_STAT = 1 << 0,       /* "stat" (librados assert_exists) */
+    OPTRACK_CALL_COPYUP = 1 << 1, /* "call rbd.sparse_copyup in=16b" (seen on 16.2.15) */
+    OPTRACK_ALLOC_HINT = 1 << 2, /* "set-alloc-hint object_size 4194304 write_size 4194304" */
+    OPTRACK_WRITE = 1 << 3,      /* "write off~len" */
+    OPTRACK_WRITEFULL = 1 << 4,  /* "writefull 0~len" */
+    OPTRACK_READ = 1 << 5,       /* "read off~len" */
+    OPTRACK_CMPEXT = 1 << 6,     /* "cmpext off~len in=lenb" (compare data is kept) */
+};
+
+struct optrack_event {
+    const char *name; /* static string (event names are Ceph's literals) */
+    sim_time_t t;
+};
+
+struct optrack_op {
+    enum optrack_kind kind;
+    uint32_t client;       /* client.<id> */
+    uint64_t tid;
+    uint32_t pool;
+    uint32_t pg_seed;      /* printed as pool.<hex seed> */
+    uint64_t image_id;     /* rbd_data.<image_id hex>.<objno %016x> */
+    uint64_t objno;
+    uint32_t subops;       /* enum optrack_subop bits */
+    uint64_t off, len;
+    uint32_t epoch;
+    uint64_t version;      /* pg log version (repop) */
+    /* added; 0 = the default named */
+    uint32_t min_epoch;    /* repop "e<epoch>/<min_epoch>" (PG interval start); 0 = epoch */
+    uint64_t mlcod;        /* repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
+    uint32_t object_size;  /* set-alloc-hint sizes; 0 = 4194304 */
+    uint32_t client_nonce; /* client_addr "127.0.0.1:0/<nonce>"; 0 = derived from client id */
+    int32_t result;        /* repop_reply "result = N" */
+    uint32_t n_events;
+    uint32_t dropped_events; /* events beyond OPTRACK_MAX_EVENTS */
+    struct optrack_event ev[OPTRACK_MAX_EVENTS];
+};
+
+/*
+ * Record an event on op at time t (name must outlive the tracker).  When the
+ * array is full the newest event overwrites the last slot, so the final
+ * "done" (and with it the op's duration) is never lost.
+ */
+static inline void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t)
+{
+    if (op->n_events < OPTRACK_MAX_EVENTS) {
+        op->ev[op->n_events++] = (struct optrack_event){name, t};
+    } else {
+        op->ev[OPTRACK_MAX_EVENTS - 1] = (struct optrack_event){name, t};
+        op->dropped_events++;
+    }
+}
+
+/*
+ * The history is ONE set, as in OpHistory (arrived + duration sets of the
+ * same ops): on insert, ops initiated more than history_duration ago leave,
+ * then while over history_size the SHORTEST op leaves.  So when full it holds
+ * the slowest ops (the real 16.2.15 historic and historic_by_duration dumps
+ * hold the same 200 ops); dump_historic_ops lists them by initiated time,
+ * _by_duration slowest first.
+ */
+struct optracker {
+    uint32_t history_size;       /* osd_op_history_size */
+    sim_time_t history_duration; /* osd_op_history_duration */
+    /* private */
+    struct optrack_op *recent;   /* op slots 0..recent_n-1 (capacity history_size + 1) */
+    uint32_t recent_head, recent_n; /* recent_head: slots allocated (grows to history_size + 1) */
+    struct optrack_op *slowest;  /* unused (NULL): the two orders are index heaps below */
+    uint32_t slowest_n;          /* == recent_n */
+    uint64_t completed;          /* ops ever finished (since init/reset) */
+    /* private, added: min-heaps of slot numbers and slot -> heap position */
+    uint32_t *dur_heap, *dur_pos;   /* by (duration, seq): root = shortest */
+    uint32_t *init_heap, *init_pos; /* by (initiated, seq): root = oldest */
+    uint64_t *seq;                  /* insertion number of each slot (tie-break) */
+};
+
+void optracker_init(struct optracker *t, uint32_t history_size, sim_time_t history_duration);
+void optracker_fini(struct optracker *t);
+/* Forget the history (warm-up cut). */
+void optracker_reset(struct optracker *t);
+/* An op finished (its last event is "done"): copy it into the history. */
+void optracker_finish(struct optracker *t, const struct optrack_op *op);
+
+/*
+ * Build the dump_historic_ops JSON ({"size", "duration", "ops": [...]}) as of
+ * time now; wall_epoch_ns maps simulated time 0 to a wall-clock instant for
+ * the "initiated_at"/"time" strings.  by_duration selects
+ * dump_historic_ops_by_duration (slowest first).
+ */
+cJSON *optracker_dump(const struct optracker *t, sim_time_t now, int64_t wall_epoch_ns,
+                      int by_duration);
+
+/* Format op's description as Ceph prints it into buf; returns buf. */
+const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n);
+
+/* One op as TrackedOp::dump prints it (also usable for dump_ops_in_flight). */
+cJSON *optrack_dump_op(const struct optrack_op *op, sim_time_t now, int64_t wall_epoch_ns);
+
+/* OpRequest::state_string of the op's last flag point ("commit sent; apply or cleanup"...). */
+const char *optrack_flag_point(const struct optrack_op *op);
+
+/* The object's name, "rbd_data.<image_id %x>.<objno %016x>"; returns buf. */
+const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n);
+
+/* ceph_str_hash_rjenkins (src/common/ceph_hash.cc): the hobject hash of a name. */
+uint32_t optrack_str_hash_rjenkins(const char *s, size_t len);
+
+/* ceph_stable_mod: the PG seed of hash x for pg_num b (bmask = next pow2 - 1). */
+uint32_t optrack_stable_mod(uint32_t x, uint32_t b, uint32_t bmask);
+
+#endif

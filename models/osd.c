@@ -1,0 +1,751 @@
+/*
+ * osd.c - the classic OSD's op path for replicated pools (primary and replica).
+ *
+ * Mirrors, stage by stage (ceph-model.md section 3):
+ *  - AsyncMessenger: ms_async_op_threads workers (default 3); each connection
+ *    is bound to one worker; the sender encodes in its own thread and the
+ *    worker writes the socket (ProtocolV2::send_message/write_message); the
+ *    receiver's worker reads, crc-checks (ms_crc_data) and fast-dispatches
+ *    (OSD::ms_fast_dispatch) under the policy throttle
+ *    (osd_client_message_cap 256, osd_client_message_size_cap 500 MiB).
+ *  - OSD::ShardedOpWQ: osd_op_num_shards_ssd (8) x
+ *    osd_op_num_threads_per_shard_ssd (2); PG -> shard by pgid; client ops in
+ *    the normal class, replies (CEPH_MSG_PRIO_HIGH >= osd_op_queue_cut_off) in
+ *    the strict class, rep ops too under mClock ("immediate"); requeued ops at
+ *    the front (_enqueue_front); commit callbacks only on thread 0 of a shard,
+ *    after the item it is running (_process / handle_oncommits).
+ *  - PG::lock() held across do_request/do_op/execute_ctx/issue_repop/BlueStore
+ *    prepare, and for each commit callback and replica reply.
+ *  - PrimaryLogPG::do_op -> get_rw_locks (opinfo.c) with RWState semantics:
+ *    on refusal "waiting for rw locks", the op parks on the object context;
+ *    on the last release all waiters are requeued to the front and re-run
+ *    do_op (osd_redispatch_us each), possibly parking again.
+ *  - execute_ctx -> issue_repop -> ReplicatedBackend::submit_transaction:
+ *    MOSDRepOp to every replica, then the local BlueStore transaction;
+ *    reply (eval_repop: log_op_stats, MOSDOpReply, "commit_sent") only when
+ *    the local commit and every replica's MOSDRepOpReply(ONDISK) are in; the
+ *    object lock is released in remove_repop, in repop_queue order.
+ *  - a guarded write to a missing object (-ENOENT): record_write_error's
+ *    replicated log-only update; the object lock is released at once.
+ *  - replica: do_repop -> BlueStore -> repop_commit (MOSDRepOpReply).
+ * Simplifications: no peering, recovery, scrub, snap trim or backoff; the
+ * obc cache always hits; the msgr-level ACK frames and TCP ACKs are ignored.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cluster-internal.h"
+#include "err.h"
+
+#define MSG_HEADER_BYTES 320   /* MOSDOp front + msgr2 frame [est], ceph-model.md 3.5 */
+#define REPOP_EXTRA_BYTES 900  /* MOSDRepOp: txn encoding, OI/SnapSet attrs, log entry [est] */
+#define REPLY_BYTES 220        /* MOSDOpReply / MOSDRepOpReply [est] */
+
+static inline struct cluster *op_cluster(const struct osd_op *op) { return op->osd->c; }
+static inline struct sim *op_sim(const struct osd_op *op) { return op->osd->c->s; }
+
+static void track(struct osd_op *op, const char *event)
+{
+    if (op->osd->c->spec.ceph.osd_enable_op_tracker)
+        optrack_mark(&op->track, event, sim_now(op_sim(op)));
+}
+
+/* ---- messenger ---- */
+
+double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
+{
+    const struct stage_costs *k = &c->spec.cost;
+    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * bytes / 1024.0 : 0;
+    return stage_cost(c, k->msgr_rx_us + crc + net_rx_cpu_us(&c->net, bytes));
+}
+
+static void msgr_tx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = obj;
+    struct cluster *c = (struct cluster *)(uintptr_t)arg;
+    net_send(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg);
+    pool_put(&c->msg_pool, m);
+    cpu_thread_release(th);
+}
+
+static void msgr_tx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = obj;
+    struct cluster *c = (struct cluster *)(uintptr_t)arg;
+    const struct stage_costs *k = &c->spec.cost;
+    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * m->bytes / 1024.0 : 0;
+    cpu_exec(th, stage_cost(c, k->msgr_tx_us + crc + net_tx_cpu_us(&c->net, m->bytes)), msgr_tx_done,
+             m, arg);
+}
+
+void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, uint32_t dst_host,
+               uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = pool_get(&c->msg_pool);
+    *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes,
+                           .src_host = src_host, .dst_host = dst_host};
+    cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
+}
+
+/* The worker a connection to peer is bound to (one connection per peer). */
+static struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
+{
+    return &o->msgr[peer % o->n_msgr];
+}
+
+#define PEER_CLIENT(id) (1000000u + (id))
+
+/* ---- op lifetime ---- */
+
+static struct osd_op *op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
+{
+    struct osd_op *op = pool_get(&o->c->op_pool);
+    op->kind = kind;
+    op->osd = o;
+    SIM_ASSERT(o->pg_index[pgid] >= 0);
+    op->pg = &o->pgs[o->pg_index[pgid]];
+    op->txc.op = op;
+    op->txc.seq = op->pg;
+    return op;
+}
+
+static void op_done(struct osd_op *op)
+{
+    track(op, "done");
+    if (op->osd->c->spec.ceph.osd_enable_op_tracker && op->osd->c->measuring)
+        optracker_finish(&op->osd->tracker, &op->track);
+    pool_put(&op->osd->c->op_pool, op);
+}
+
+static struct cpu_pool *op_shard(const struct osd_op *op)
+{
+    return &op->osd->shards[op->pg->shard];
+}
+
+/* Take the PG lock for op on th; true = held now, else granted(th, op) later. */
+static bool pg_lock(struct osd_op *op, struct cpu_thread *th, sim_event_fn granted)
+{
+    return mutexq_acquire(&op->pg->lock, op_sim(op), granted, th, (uint64_t)(uintptr_t)op);
+}
+
+static void pg_unlock(struct osd_op *op)
+{
+    mutexq_release(&op->pg->lock, op_sim(op));
+}
+
+/* Finish the item th is running for op: drop the PG lock, free the thread. */
+static void op_item_end(struct osd_op *op, struct cpu_thread *th)
+{
+    pg_unlock(op);
+    cpu_thread_release(th);
+}
+
+static void perf_class_add(struct perf_op_class *pc, const struct osd_op *op, sim_time_t now,
+                           bool in, bool out)
+{
+    pc->count++;
+    if (in)
+        pc->in_bytes += op->rop->len;
+    if (out)
+        pc->out_bytes += op->rop->len;
+    lat_sum_add(&pc->latency, now - op->t_recv);
+    lat_sum_add(&pc->process_latency, now - op->t_dequeue);
+}
+
+/* PrimaryLogPG::log_op_stats */
+static void log_op_stats(struct osd_op *op)
+{
+    struct osd_perf *p = &op->osd->perf;
+    sim_time_t now = sim_now(op_sim(op));
+    bool is_write = op->flags.may_write, is_read = op->flags.may_read;
+    perf_class_add(&p->op, op, now, is_write, is_read && !is_write);
+    switch (opinfo_perf_class(&op->flags)) {
+    case PERF_CLASS_RW: perf_class_add(&p->op_rw, op, now, true, false); break;
+    case PERF_CLASS_R: perf_class_add(&p->op_r, op, now, false, true); break;
+    case PERF_CLASS_W: perf_class_add(&p->op_w, op, now, true, false); break;
+    }
+}
+
+static void log_prepare_stats(struct osd_op *op)
+{
+    struct osd_perf *p = &op->osd->perf;
+    sim_time_t d = sim_now(op_sim(op)) - op->t_dequeue;
+    lat_sum_add(&p->op.prepare_latency, d);
+    switch (opinfo_perf_class(&op->flags)) {
+    case PERF_CLASS_RW: lat_sum_add(&p->op_rw.prepare_latency, d); break;
+    case PERF_CLASS_R: lat_sum_add(&p->op_r.prepare_latency, d); break;
+    case PERF_CLASS_W: lat_sum_add(&p->op_w.prepare_latency, d); break;
+    }
+}
+
+/* ---- primary: receive and queue ---- */
+
+static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void op_dispatch(struct osd_op *op)
+{
+    track(op, "all_read");
+    track(op, "dispatched");
+    track(op, "queued_for_pg");
+    lat_sum_add(&op->osd->perf.op_before_queue_op_lat, sim_now(op_sim(op)) - op->t_recv);
+    cpu_pool_submit(op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
+}
+
+static void op_throttle_granted(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    track(op, "throttled");
+    op_dispatch(op);
+}
+
+static void op_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    if (throttle_get(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES, op_throttle_granted, op, 0)) {
+        track(op, "throttled");
+        op_dispatch(op);
+    }
+    cpu_thread_release(th);
+}
+
+static void op_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    op->t_recv = sim_now(s);
+    op->rop->t_initiated = op->t_recv;
+    track(op, "initiated");
+    track(op, "header_read");
+    double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
+    cpu_exec(th, cost, op_rx_done, op, 0);
+}
+
+void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct cluster *c = rop->cl->c;
+    struct osd *o = &c->osds[rop->primary];
+    struct osd_op *op = op_new(o, OSD_CLIENT_OP, rop->obj->pg);
+    op->rop = rop;
+    op->obj = rop->obj;
+    op->flags = opinfo_classify(rop->subops);
+    op->lock_mode = opinfo_lock_mode(&op->flags, c->lock_rule);
+    bool carries_data = rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST);
+    op->bytes = carries_data ? (uint32_t)rop->len : 0;
+    if (rop->kind == RADOS_COPYUP)
+        op->bytes = (uint32_t)(rop->img->object_size + rop->len);
+    struct optrack_op *t = &op->track;
+    t->kind = OPTRACK_OSD_OP;
+    t->client = 4100 + rop->cl->id;
+    t->tid = rop->tid;
+    t->pool = 2;
+    t->pg_seed = rop->obj->pg;
+    t->image_id = rop->img->spec.id;
+    t->objno = rop->objno;
+    t->subops = (rop->subops & SUBOP_STAT ? OPTRACK_STAT : 0) |
+                (rop->subops & SUBOP_CALL_RDWR ? OPTRACK_CALL_COPYUP : 0) |
+                (rop->subops & SUBOP_SETALLOCHINT ? OPTRACK_ALLOC_HINT : 0) |
+                (rop->subops & (SUBOP_WRITE | SUBOP_WRITE_MUST_EXIST) ? OPTRACK_WRITE : 0) |
+                (rop->subops & SUBOP_WRITEFULL ? OPTRACK_WRITEFULL : 0) |
+                (rop->subops & SUBOP_READ ? OPTRACK_READ : 0) |
+                (rop->subops & SUBOP_CMPEXT ? OPTRACK_CMPEXT : 0);
+    t->off = rop->off;
+    t->len = rop->len;
+    t->epoch = o->epoch;
+    cpu_pool_submit(osd_worker(o, PEER_CLIENT(rop->cl->id)), CPU_PRIO_NORMAL, op_rx, op, 0);
+}
+
+/* ---- primary: do_op ---- */
+
+static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void op_pg_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
+{
+    struct cluster *c = op_cluster(op);
+    track(op, "reached_pg");
+    double cost;
+    if (!op->t_dequeue) {
+        op->t_dequeue = sim_now(s);
+        op->rop->t_reached = op->t_dequeue;
+        lat_sum_add(&op->osd->perf.op_before_dequeue_op_lat, op->t_dequeue - op->t_recv);
+        cost = c->spec.cost.osd_dequeue_us + c->spec.cost.osd_do_op_us;
+    } else {
+        cost = c->spec.cost.osd_dequeue_us + c->spec.cost.osd_redispatch_us;
+    }
+    cpu_exec(th, stage_cost(c, cost), op_do_op, op, 0);
+}
+
+static void op_pg_locked_ev(struct sim *s, void *th, uint64_t op)
+{
+    op_pg_locked(s, th, (struct osd_op *)(uintptr_t)op);
+}
+
+static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    if (pg_lock(op, th, op_pg_locked_ev))
+        op_pg_locked(s, th, op);
+}
+
+/* ObjectContext::wake -> requeue_ops -> enqueue_front */
+static void op_lock_woken(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    op->osd->perf.requeues++;
+    op->requeued = true;
+    cpu_pool_submit(op_shard(op), CPU_PRIO_FRONT, op_shard_run, op, 0);
+}
+
+static void obj_unlock(struct osd_op *op)
+{
+    if (op->lock_held != OBJ_LOCK_NONE) {
+        rwlockq_release(&op->obj->lock, op_sim(op));
+        op->lock_held = OBJ_LOCK_NONE;
+    }
+}
+
+static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void op_error_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    if (!rwlockq_acquire(&op->obj->lock, s, op->lock_mode, op_lock_woken, op, 0)) {
+        track(op, "waiting for rw locks");
+        op->osd->perf.rw_lock_waits++;
+        op_item_end(op, th);
+        return;
+    }
+    op->lock_held = op->lock_mode;
+    track(op, "started");
+    op->t_started = sim_now(s);
+    op->rop->t_started = op->t_started;
+    const struct stage_costs *k = &c->spec.cost;
+    if (!op->flags.may_write) {
+        cpu_exec(th, stage_cost(c, k->osd_execute_read_us), op_read_executed, op, 0);
+        return;
+    }
+    bool guarded = op->rop->subops & (SUBOP_STAT | SUBOP_WRITE_MUST_EXIST);
+    if (guarded && !op->obj->exists) {
+        cpu_exec(th, stage_cost(c, k->osd_error_us), op_error_prepared, op, 0);
+        return;
+    }
+    cpu_exec(th, stage_cost(c, k->osd_execute_write_us), op_write_prepared, op, 0);
+}
+
+/* ---- primary: reads ---- */
+
+static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    log_prepare_stats(op);
+    log_op_stats(op);
+    uint32_t bytes = REPLY_BYTES + (op->rop->result == 0 && (op->rop->subops & SUBOP_READ) ? (uint32_t)op->rop->len : 0);
+    op->rop->t_commit_sent = sim_now(s);
+    msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->osd->host, op->rop->cl->host,
+              bytes, client_reply_delivered, op->rop, 0);
+    throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
+    obj_unlock(op);
+    pg_unlock(op);
+    op_done(op);
+    cpu_thread_release(th);
+}
+
+static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    op->rop->result = op->obj->exists ? 0 : -ENOENT;
+    if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ))
+        bluestore_read(&op->osd->bs, th, op, op->rop->len, op_read_done);
+    else
+        op_read_done(s, th, op, 0);
+}
+
+/* ---- primary: writes ---- */
+
+static void op_local_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    op_item_end(obj, th);
+}
+
+static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg);
+
+/* issue_repop: MOSDRepOp to each replica, then the local transaction. */
+static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    struct osd *o = op->osd;
+    const uint32_t *acting = cluster_acting(c, op->pg->pgid);
+    for (uint32_t r = 1; r < c->spec.pool_size; r++) {
+        struct osd *peer = &c->osds[acting[r]];
+        struct osd_op *rep = op_new(peer, OSD_REPOP, op->pg->pgid);
+        rep->primary_op = op;
+        rep->replica_slot = r;
+        rep->obj = op->obj;
+        rep->log_only = op->log_only;
+        rep->bytes = op->log_only ? 0 : op->bytes;
+        rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .client = op->track.client,
+                                         .tid = op->track.tid, .pool = op->track.pool,
+                                         .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
+                                         .objno = op->track.objno, .epoch = peer->epoch,
+                                         .version = op->pg->version};
+        msgr_send(c, osd_worker(o, peer->id), o->host, peer->host, rep->bytes + REPOP_EXTRA_BYTES,
+                  osd_repop_delivered, rep, 0);
+    }
+    track(op, cluster_subops_event(c, op->pg->pgid));
+    op->t_subops = sim_now(s);
+    op->rop->t_subops = op->t_subops;
+    bluestore_queue_transaction(&o->bs, th, op, op->log_only ? 0 : op->bytes, op_local_submitted);
+}
+
+static void op_issue_repop(struct osd_op *op, struct cpu_thread *th)
+{
+    struct cluster *c = op_cluster(op);
+    op->pg->version++;
+    op->waiting_for_commit = c->spec.pool_size;
+    double cost = c->spec.cost.osd_issue_repop_us * (c->spec.pool_size - 1);
+    cpu_exec(th, stage_cost(c, cost), op_repops_issued, op, 0);
+}
+
+static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    log_prepare_stats(op);
+    op->obj->exists = true; /* write / copyup creates the object */
+    /* new_repop: join the PG's in-order repop_queue */
+    if (op->pg->repop_tail)
+        op->pg->repop_tail->next = op;
+    else
+        op->pg->repop_head = op;
+    op->pg->repop_tail = op;
+    op->next = NULL;
+    op->osd->perf.op_wip++;
+    op_issue_repop(op, th);
+}
+
+/* record_write_error: release the object lock now, replicate a log-only entry. */
+static void op_error_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    log_prepare_stats(op);
+    op->error = true;
+    op->log_only = true;
+    op->rop->result = -ENOENT;
+    obj_unlock(op);
+    op_issue_repop(op, th);
+}
+
+/* ---- commits ---- */
+
+/* eval_repop once everything committed: reply, then remove_repop in order. */
+static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    struct osd *o = op->osd;
+    struct pg_local *pg = op->pg;
+    log_op_stats(op);
+    op->rop->t_commit_sent = sim_now(s);
+    op->rop->t_sub_commit = op->t_last_sub_commit;
+    op->rop->t_op_commit = op->t_op_commit;
+    msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
+              client_reply_delivered, op->rop, 0);
+    track(op, "commit_sent");
+    throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
+    op->committed = true;
+    if (op->error) {
+        op_done(op); /* never joined repop_queue; its lock is already released */
+    } else {
+        while (pg->repop_head && pg->repop_head->committed) {
+            struct osd_op *h = pg->repop_head;
+            pg->repop_head = h->next;
+            if (!pg->repop_head)
+                pg->repop_tail = NULL;
+            obj_unlock(h); /* release_object_locks: waiters requeued to the front */
+            o->perf.op_wip--;
+            op_done(h);
+        }
+    }
+    mutexq_release(&pg->lock, s);
+    cpu_thread_release(th);
+}
+
+/* One of the op's commits is in (local or a replica's); on the last, eval_repop. */
+static void op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op)
+{
+    SIM_ASSERT(op->waiting_for_commit > 0);
+    if (--op->waiting_for_commit == 0) {
+        struct cluster *c = op_cluster(op);
+        cpu_exec(th, stage_cost(c, c->spec.cost.osd_reply_us), op_eval_repop, op, 0);
+    } else {
+        op_item_end(op, th);
+    }
+}
+
+static void op_local_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    track(op, "op_commit");
+    op->t_op_commit = sim_now(s);
+    op_commit_one(s, th, op);
+}
+
+static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void oncommit_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
+{
+    struct cluster *c = op_cluster(op);
+    if (op->kind == OSD_REPOP)
+        cpu_exec(th, stage_cost(c, c->spec.cost.osd_repop_commit_us), rep_committed, op, 0);
+    else
+        cpu_exec(th, stage_cost(c, c->spec.cost.osd_op_commit_us), op_local_committed, op, 0);
+}
+
+static void oncommit_locked_ev(struct sim *s, void *th, uint64_t op)
+{
+    oncommit_locked(s, th, (struct osd_op *)(uintptr_t)op);
+}
+
+/* C_OSD_OnOpCommit / C_OSD_RepModifyCommit on shard thread 0 */
+static void oncommit_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    if (pg_lock(op, th, oncommit_locked_ev))
+        oncommit_locked(s, th, op);
+}
+
+void osd_txc_committed(struct osd *o, struct osd_op *op)
+{
+    /* ObjectStore commit queue of the collection = the PG's shard context_queue,
+       which only the shard's thread 0 drains */
+    cpu_thread_submit(&o->shards[op->pg->shard].threads[0], oncommit_run, op, 0);
+}
+
+/* ---- primary: replica replies ---- */
+
+static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    track(op, "sub_op_commit_rec");
+    op->t_last_sub_commit = sim_now(s);
+    op_commit_one(s, th, op);
+}
+
+static void reply_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
+{
+    struct cluster *c = op_cluster(op);
+    cpu_exec(th, stage_cost(c, c->spec.cost.osd_dequeue_us + c->spec.cost.osd_repop_reply_us),
+             reply_handled, op, 0);
+}
+
+static void reply_locked_ev(struct sim *s, void *th, uint64_t op)
+{
+    reply_locked(s, th, (struct osd_op *)(uintptr_t)op);
+}
+
+static void reply_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    if (pg_lock(op, th, reply_locked_ev))
+        reply_locked(s, th, op);
+}
+
+static void reply_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    /* MOSDRepOpReply has CEPH_MSG_PRIO_HIGH: strict queue under wpq and mClock */
+    cpu_pool_submit(op_shard(op), CPU_PRIO_HIGH, reply_shard_run, op, 0);
+    cpu_thread_release(th);
+}
+
+static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    struct cluster *c = op_cluster(op);
+    cpu_exec(th, msgr_rx_cost(c, REPLY_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
+             reply_rx_done, op, 0);
+}
+
+static void osd_repop_reply_delivered(struct sim *s, void *obj, uint64_t replica)
+{
+    struct osd_op *op = obj;
+    cpu_pool_submit(osd_worker(op->osd, (uint32_t)replica), CPU_PRIO_NORMAL, reply_rx, op, 0);
+}
+
+/* ---- replica ---- */
+
+static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    struct cluster *c = op_cluster(rep);
+    struct osd *o = rep->osd;
+    struct osd_op *primary = rep->primary_op;
+    struct pg_local *pg = rep->pg;
+    /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
+    msgr_send(c, osd_worker(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
+              osd_repop_reply_delivered, primary, o->id);
+    sim_time_t lat = sim_now(s) - rep->t_recv;
+    o->perf.subop++;
+    o->perf.subop_in_bytes += rep->bytes;
+    lat_sum_add(&o->perf.subop_latency, lat);
+    o->perf.subop_w++;
+    o->perf.subop_w_in_bytes += rep->bytes;
+    lat_sum_add(&o->perf.subop_w_latency, lat);
+    track(rep, "commit_sent");
+    op_done(rep);
+    mutexq_release(&pg->lock, s);
+    cpu_thread_release(th);
+}
+
+static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    bluestore_queue_transaction(&rep->osd->bs, th, rep, rep->log_only ? 0 : rep->bytes,
+                                op_local_submitted);
+}
+
+static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
+{
+    struct cluster *c = op_cluster(rep);
+    track(rep, "reached_pg");
+    track(rep, "started");
+    rep->t_dequeue = sim_now(s);
+    cpu_exec(th, stage_cost(c, c->spec.cost.osd_dequeue_us + c->spec.cost.osd_do_repop_us),
+             rep_prepared, rep, 0);
+}
+
+static void rep_locked_ev(struct sim *s, void *th, uint64_t rep)
+{
+    rep_locked(s, th, (struct osd_op *)(uintptr_t)rep);
+}
+
+static void rep_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    if (pg_lock(rep, th, rep_locked_ev))
+        rep_locked(s, th, rep);
+}
+
+static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    struct cluster *c = op_cluster(rep);
+    track(rep, "throttled");
+    track(rep, "all_read");
+    track(rep, "dispatched");
+    track(rep, "queued_for_pg");
+    /* MOSDRepOp: the normal class under wpq, "immediate" (strict) under mClock */
+    enum cpu_prio prio = c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK ? CPU_PRIO_HIGH : CPU_PRIO_NORMAL;
+    cpu_pool_submit(op_shard(rep), prio, rep_shard_run, rep, 0);
+    cpu_thread_release(th);
+}
+
+static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    struct cluster *c = op_cluster(rep);
+    rep->t_recv = sim_now(s);
+    track(rep, "initiated");
+    track(rep, "header_read");
+    cpu_exec(th, msgr_rx_cost(c, rep->bytes + REPOP_EXTRA_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
+             rep_rx_done, rep, 0);
+}
+
+static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *rep = obj;
+    cpu_pool_submit(osd_worker(rep->osd, rep->primary_op->osd->id), CPU_PRIO_NORMAL, rep_rx, rep, 0);
+}
+
+/* ---- set-up ---- */
+
+void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
+{
+    memset(o, 0, sizeof *o);
+    o->c = c;
+    o->id = id;
+    o->host = host;
+    o->epoch = 24;
+    const struct ceph_options *opt = &c->spec.ceph;
+    struct cpu_host *h = &c->hosts[host];
+    if (c->spec.rel.crimson) {
+        /* Crimson: one Seastar reactor per core runs messenger and PG work to
+           completion, busy-polling (no wake-ups, no hand-offs inside the OSD) */
+        o->n_shards = o->n_msgr = 1;
+        o->shards = sim_xcalloc(1, sizeof *o->shards);
+        cpu_pool_init(&o->shards[0], h, "reactor", (uint32_t)opt->crimson_seastar_smp);
+        o->shards[0].polling = true;
+        o->msgr = o->shards;
+    } else {
+        o->n_msgr = (uint32_t)opt->ms_async_op_threads;
+        o->msgr = sim_xcalloc(o->n_msgr, sizeof *o->msgr);
+        for (uint32_t i = 0; i < o->n_msgr; i++)
+            cpu_pool_init(&o->msgr[i], h, "msgr-worker", 1);
+        o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;
+        o->shards = sim_xcalloc(o->n_shards, sizeof *o->shards);
+        for (uint32_t i = 0; i < o->n_shards; i++)
+            cpu_pool_init(&o->shards[i], h, "tp_osd_tp", (uint32_t)opt->osd_op_num_threads_per_shard_ssd);
+    }
+    nvme_init(&o->dev, c->s, &c->spec.nvme, id);
+    bluestore_init(&o->bs, o);
+    throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
+                  (uint64_t)opt->osd_client_message_size_cap);
+    optracker_init(&o->tracker, (uint32_t)opt->osd_op_history_size,
+                   (sim_time_t)(opt->osd_op_history_duration * 1e9));
+    /* the PGs this OSD is in the acting set of */
+    o->pg_index = sim_xcalloc(c->spec.pg_num, sizeof *o->pg_index);
+    o->pgs = sim_xcalloc(c->spec.pg_num, sizeof *o->pgs);
+    for (uint32_t pg = 0; pg < c->spec.pg_num; pg++) {
+        o->pg_index[pg] = -1;
+        const uint32_t *acting = cluster_acting(c, pg);
+        for (uint32_t r = 0; r < c->spec.pool_size; r++) {
+            if (acting[r] != id)
+                continue;
+            struct pg_local *p = &o->pgs[o->n_pgs];
+            p->pgid = pg;
+            p->shard = pg % o->n_shards; /* spg_t::hash_to_shard */
+            p->primary = r == 0;
+            mutexq_init(&p->lock);
+            o->pg_index[pg] = (int32_t)o->n_pgs++;
+            o->perf.numpg++;
+            if (r == 0)
+                o->perf.numpg_primary++;
+            else
+                o->perf.numpg_replica++;
+        }
+    }
+}
+
+void osd_fini(struct osd *o)
+{
+    bluestore_fini(&o->bs);
+    if (o->msgr != o->shards) {
+        for (uint32_t i = 0; i < o->n_msgr; i++)
+            cpu_pool_fini(&o->msgr[i]);
+        free(o->msgr);
+    }
+    for (uint32_t i = 0; i < o->n_shards; i++)
+        cpu_pool_fini(&o->shards[i]);
+    free(o->shards);
+    optracker_fini(&o->tracker);
+    free(o->pgs);
+    free(o->pg_index);
+}
+
+void osd_reset_stats(struct osd *o)
+{
+    uint64_t numpg = o->perf.numpg, prim = o->perf.numpg_primary, repl = o->perf.numpg_replica;
+    int64_t wip = o->perf.op_wip;
+    memset(&o->perf, 0, sizeof o->perf);
+    o->perf.numpg = numpg;
+    o->perf.numpg_primary = prim;
+    o->perf.numpg_replica = repl;
+    o->perf.op_wip = wip;
+    memset(&o->bs.perf, 0, sizeof o->bs.perf);
+    optracker_reset(&o->tracker);
+    nvme_reset_stats(&o->dev);
+}

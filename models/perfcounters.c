@@ -1,0 +1,138 @@
+/*
+ * perfcounters.c - `ceph daemon osd.N perf dump` for the simulated OSD.
+ *
+ * Mirrors PerfCounters::dump_formatted_generic (src/common/perf_counters.cc)
+ * for the counters of build_osd_logger (src/osd/osd_perf_counters.cc) and
+ * BlueStore::_init_logger (src/os/bluestore/BlueStore.cc), Pacific names:
+ * - u64 counters and gauges are plain integers;
+ * - time averages (add_time_avg) are {"avgcount": N, "sum": S, "avgtime": A}
+ *   with S and A printed "%" PRId64 ".%09" PRId64 (seconds, 9 decimals) and
+ *   A = sum_ns / avgcount in integer nanoseconds (0.000000000 when N = 0);
+ * - sections come out sorted by name like PerfCountersCollection's set
+ *   ("bluestore" < "cephsim" < "osd"), keys in the logger's order.
+ * Per class, op_r has only op_r_out_bytes and op_w only op_w_in_bytes, as in
+ * the real dump.  Counters only the model has go to a "cephsim" section.
+ */
+#include "perfcounters.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/* A number Ceph prints unquoted with a fixed format: raw text, value kept in valuedouble. */
+static void add_raw_number(cJSON *obj, const char *key, const char *text, double v)
+{
+    cJSON *it = cJSON_CreateRaw(text);
+    it->valuedouble = v;
+    cJSON_AddItemToObject(obj, key, it);
+}
+
+static void add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+    cJSON_AddNumberToObject(obj, key, (double)v);
+}
+
+void perfcounters_add_time(cJSON *section, const char *key, const struct lat_sum *l)
+{
+    char buf[48];
+    cJSON *o = cJSON_AddObjectToObject(section, key);
+    add_u64(o, "avgcount", l->avgcount);
+    snprintf(buf, sizeof buf, "%" PRIu64 ".%09" PRIu64, l->sum_ns / 1000000000u, l->sum_ns % 1000000000u);
+    add_raw_number(o, "sum", buf, (double)l->sum_ns / 1e9);
+    uint64_t avg = l->avgcount ? l->sum_ns / l->avgcount : 0;
+    snprintf(buf, sizeof buf, "%" PRIu64 ".%09" PRIu64, avg / 1000000000u, avg % 1000000000u);
+    add_raw_number(o, "avgtime", buf, (double)avg / 1e9);
+}
+
+/* One op class in build_osd_logger order; which byte counters it has differs per class. */
+static void add_op_class(cJSON *s, const char *prefix, const struct perf_op_class *c, int has_in, int has_out)
+{
+    char k[64];
+    add_u64(s, prefix, c->count);
+    if (has_in) {
+        snprintf(k, sizeof k, "%s_in_bytes", prefix);
+        add_u64(s, k, c->in_bytes);
+    }
+    if (has_out) {
+        snprintf(k, sizeof k, "%s_out_bytes", prefix);
+        add_u64(s, k, c->out_bytes);
+    }
+    snprintf(k, sizeof k, "%s_latency", prefix);
+    perfcounters_add_time(s, k, &c->latency);
+    snprintf(k, sizeof k, "%s_process_latency", prefix);
+    perfcounters_add_time(s, k, &c->process_latency);
+    snprintf(k, sizeof k, "%s_prepare_latency", prefix);
+    perfcounters_add_time(s, k, &c->prepare_latency);
+}
+
+static cJSON *osd_section(const struct osd_perf *p)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddNumberToObject(s, "op_wip", (double)p->op_wip);
+    add_op_class(s, "op", &p->op, 1, 1);
+    add_op_class(s, "op_r", &p->op_r, 0, 1);
+    add_op_class(s, "op_w", &p->op_w, 1, 0);
+    add_op_class(s, "op_rw", &p->op_rw, 1, 1);
+    perfcounters_add_time(s, "op_before_queue_op_lat", &p->op_before_queue_op_lat);
+    perfcounters_add_time(s, "op_before_dequeue_op_lat", &p->op_before_dequeue_op_lat);
+    add_u64(s, "subop", p->subop);
+    add_u64(s, "subop_in_bytes", p->subop_in_bytes);
+    perfcounters_add_time(s, "subop_latency", &p->subop_latency);
+    add_u64(s, "subop_w", p->subop_w);
+    add_u64(s, "subop_w_in_bytes", p->subop_w_in_bytes);
+    perfcounters_add_time(s, "subop_w_latency", &p->subop_w_latency);
+    add_u64(s, "numpg", p->numpg);
+    add_u64(s, "numpg_primary", p->numpg_primary);
+    add_u64(s, "numpg_replica", p->numpg_replica);
+    return s;
+}
+
+static cJSON *bluestore_section(const struct bluestore_perf *b)
+{
+    cJSON *s = cJSON_CreateObject();
+    perfcounters_add_time(s, "kv_flush_lat", &b->kv_flush_lat);
+    perfcounters_add_time(s, "kv_commit_lat", &b->kv_commit_lat);
+    perfcounters_add_time(s, "kv_sync_lat", &b->kv_sync_lat);
+    perfcounters_add_time(s, "kv_final_lat", &b->kv_final_lat);
+    perfcounters_add_time(s, "state_prepare_lat", &b->state_prepare_lat);
+    perfcounters_add_time(s, "state_aio_wait_lat", &b->state_aio_wait_lat);
+    perfcounters_add_time(s, "state_io_done_lat", &b->state_io_done_lat);
+    perfcounters_add_time(s, "state_kv_queued_lat", &b->state_kv_queued_lat);
+    perfcounters_add_time(s, "state_kv_commiting_lat", &b->state_kv_commiting_lat);
+    perfcounters_add_time(s, "state_kv_done_lat", &b->state_kv_done_lat);
+    perfcounters_add_time(s, "state_deferred_queued_lat", &b->state_deferred_queued_lat);
+    perfcounters_add_time(s, "state_deferred_aio_wait_lat", &b->state_deferred_aio_wait_lat);
+    perfcounters_add_time(s, "state_deferred_cleanup_lat", &b->state_deferred_cleanup_lat);
+    perfcounters_add_time(s, "state_finishing_lat", &b->state_finishing_lat);
+    perfcounters_add_time(s, "state_done_lat", &b->state_done_lat);
+    perfcounters_add_time(s, "throttle_lat", &b->throttle_lat);
+    perfcounters_add_time(s, "submit_lat", &b->submit_lat);
+    perfcounters_add_time(s, "commit_lat", &b->commit_lat);
+    perfcounters_add_time(s, "read_lat", &b->read_lat);
+    add_u64(s, "deferred_write_ops", b->deferred_write_ops);
+    add_u64(s, "deferred_write_bytes", b->deferred_write_bytes);
+    add_u64(s, "bluestore_write_big", b->bluestore_write_big);
+    add_u64(s, "bluestore_write_big_bytes", b->bluestore_write_big_bytes);
+    add_u64(s, "bluestore_write_small", b->bluestore_write_small);
+    add_u64(s, "bluestore_write_small_bytes", b->bluestore_write_small_bytes);
+    add_u64(s, "bluestore_txc", b->bluestore_txc);
+    return s;
+}
+
+cJSON *perfcounters_dump(const struct osd_perf *osd, const struct bluestore_perf *bs)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (bs)
+        cJSON_AddItemToObject(root, "bluestore", bluestore_section(bs));
+    if (osd || bs) {
+        cJSON *c = cJSON_AddObjectToObject(root, "cephsim");
+        if (osd) {
+            add_u64(c, "rw_lock_waits", osd->rw_lock_waits);
+            add_u64(c, "requeues", osd->requeues);
+        }
+        if (bs)
+            add_u64(c, "kv_batches", bs->kv_batches);
+    }
+    if (osd)
+        cJSON_AddItemToObject(root, "osd", osd_section(osd));
+    return root;
+}

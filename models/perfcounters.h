@@ -1,0 +1,73 @@
+/*
+ * perfcounters.h - the OSD and BlueStore perf counters cephsim emits, in the
+ * shape of `ceph daemon osd.N perf dump` (Pacific names).
+ *
+ * Only counters the model produces are kept; the dump writes them under the
+ * same section and key names as the real daemon ("osd": op_w, op_rw,
+ * op_w_latency {avgcount, sum, avgtime}...; "bluestore": kv_sync_lat,
+ * state_aio_wait_lat...), so scripts written for real clusters read them.
+ * Classification follows PrimaryLogPG::log_op_stats: may_read && may_write ->
+ * op_rw, may_read -> op_r, otherwise op_w.
+ */
+#ifndef CEPHSIM_MODELS_PERFCOUNTERS_H
+#define CEPHSIM_MODELS_PERFCOUNTERS_H
+
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "stats.h"
+
+/* One op-class block: op, op_r, op_w, op_rw share this layout. */
+struct perf_op_class {
+    uint64_t count;
+    uint64_t in_bytes, out_bytes;
+    struct lat_sum latency;         /* recv_stamp -> reply sent */
+    struct lat_sum process_latency; /* dequeue -> reply sent */
+    struct lat_sum prepare_latency; /* dequeue -> transaction prepared */
+};
+
+struct osd_perf {
+    int64_t op_wip;                 /* repops in flight (gauge) */
+    struct perf_op_class op, op_r, op_w, op_rw;
+    struct lat_sum op_before_queue_op_lat;   /* recv_stamp -> enqueue */
+    struct lat_sum op_before_dequeue_op_lat; /* recv_stamp -> dequeue */
+    uint64_t subop, subop_in_bytes;
+    struct lat_sum subop_latency;
+    uint64_t subop_w, subop_w_in_bytes;
+    struct lat_sum subop_w_latency;
+    uint64_t numpg, numpg_primary, numpg_replica;
+    /* not in Ceph's dump: counts the model keeps for explanations */
+    uint64_t rw_lock_waits;         /* "waiting for rw locks" events */
+    uint64_t requeues;              /* waiters requeued on lock release */
+};
+
+struct bluestore_perf {
+    struct lat_sum kv_flush_lat, kv_commit_lat, kv_sync_lat, kv_final_lat;
+    struct lat_sum state_prepare_lat, state_aio_wait_lat, state_io_done_lat,
+        state_kv_queued_lat, state_kv_commiting_lat, state_kv_done_lat,
+        state_deferred_queued_lat, state_deferred_aio_wait_lat, state_deferred_cleanup_lat,
+        state_finishing_lat, state_done_lat;
+    struct lat_sum throttle_lat, submit_lat, commit_lat, read_lat;
+    uint64_t deferred_write_ops, deferred_write_bytes;
+    uint64_t bluestore_write_big, bluestore_write_big_bytes;
+    uint64_t bluestore_write_small, bluestore_write_small_bytes;
+    uint64_t bluestore_txc;
+    uint64_t kv_batches;            /* not in Ceph: kv_sync cycles, for batch size */
+};
+
+/*
+ * Build {"bluestore": {...}, "cephsim": {...}, "osd": {...}} as `perf dump`
+ * prints it (sections sorted by name as Ceph does; a NULL argument leaves its
+ * section out).  "cephsim" holds the model-only counters (rw_lock_waits,
+ * requeues, kv_batches) so the Ceph sections stay pure.
+ */
+cJSON *perfcounters_dump(const struct osd_perf *osd, const struct bluestore_perf *bs);
+
+/*
+ * Add {"avgcount": n, "sum": s, "avgtime": s/n} under key, sum and avgtime
+ * printed "%d.%09d" seconds like Ceph (avgtime = integer ns sum/n).  They are
+ * cJSON_Raw items (exact text) whose valuedouble also holds the value.
+ */
+void perfcounters_add_time(cJSON *section, const char *key, const struct lat_sum *l);
+
+#endif

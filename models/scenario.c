@@ -1,0 +1,554 @@
+/*
+ * scenario.c - scenario files, --set overrides and their resolution into a
+ * cluster_spec (see scenario.h for the paths).
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonu.h"
+
+#define CL(f) offsetof(struct scenario_cluster, f)
+#define PO(f) offsetof(struct scenario_pool, f)
+#define IM(f) offsetof(struct scenario_image, f)
+#define SI(f) offsetof(struct scenario_sim, f)
+
+static const char *const governor_names[] = {"default", "performance", "ondemand", "schedutil",
+                                             "powersave", NULL};
+static const char *const failure_domain_names[] = {"host", "osd", NULL};
+static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
+                                          "write_flag", "object_map_skip", NULL};
+
+const struct param_def scenario_cluster_params[] = {
+    {"hosts", PARAM_INT, CL(hosts), 1, 1000, 3, NULL, NULL, "count", "OSD hosts"},
+    {"osds_per_host", PARAM_INT, CL(osds_per_host), 1, 64, 10, NULL, NULL, "count", "OSDs per host, one NVMe drive each"},
+    {"client_hosts", PARAM_INT, CL(client_hosts), 0, 64, 1, NULL, NULL, "count",
+     "hosts running fio (0: fio runs on OSD host 0, as in the lab)"},
+    {"cpu", PARAM_STRING, CL(cpu), 0, 0, 0, "epyc-7302p", NULL, NULL, "CPU profile (hw-profiles/cpu)"},
+    {"nvme", PARAM_STRING, CL(nvme), 0, 0, 0, "pm983", NULL, NULL, "NVMe profile (hw-profiles/nvme)"},
+    {"nic", PARAM_STRING, CL(nic), 0, 0, 0, "10gbase-t", NULL, NULL, "NIC/link profile (hw-profiles/nic)"},
+    {"switch", PARAM_STRING, CL(switch_), 0, 0, 0, "tor-cut-through", NULL, NULL, "switch profile (hw-profiles/switch)"},
+    {"max_cstate", PARAM_STRING, CL(max_cstate), 0, 0, 0, "deepest", NULL, NULL,
+     "deepest idle state allowed (e.g. C1 = 'C-state pinning to 1', POLL = none, deepest = untuned)"},
+    {"governor", PARAM_ENUM, CL(governor), 0, 0, 0, NULL, governor_names, NULL,
+     "cpufreq governor (default: the CPU profile's default_governor)"},
+    {"failure_domain", PARAM_ENUM, CL(failure_domain), 0, 0, 0, NULL, failure_domain_names, NULL,
+     "replicas on distinct hosts or distinct OSDs (osd_crush_chooseleaf_type)"},
+    PARAM_END,
+};
+
+const struct param_def scenario_pool_params[] = {
+    {"size", PARAM_INT, PO(size), 1, 10, 3, NULL, NULL, "count", "replicas (osd_pool_default_size 3)"},
+    {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count", "osd_pool_default_min_size 2 (no effect without failures)"},
+    {"pg_num", PARAM_INT, PO(pg_num), 1, 65536, 256, NULL, NULL, "count", "placement groups of the pool"},
+    PARAM_END,
+};
+
+const struct param_def scenario_image_params[] = {
+    {"kind", PARAM_ENUM, IM(kind), 0, 0, 0, NULL, image_kind_names, NULL,
+     "plain (no parent), clone (parent snapshot, copy-up), flattened (a clone after rbd flatten)"},
+    {"guard", PARAM_ENUM, IM(guard), 0, 0, 0, NULL, guard_names, NULL,
+     "copy-up guard of clone writes: default = assert_exists for a clone, none otherwise"},
+    {"copied_up", PARAM_DOUBLE, IM(copied_up), 0, 1, 1, NULL, NULL, "fraction",
+     "clone objects already copied up at the start (0 = freshly cloned)"},
+    {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 65536, 10, NULL, NULL, "GiB", "image size"},
+    {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
+    {"exclusive_lock", PARAM_BOOL, IM(exclusive_lock), 0, 1, 1, NULL, NULL, NULL, "feature exclusive-lock (rbd_default_features)"},
+    {"object_map", PARAM_BOOL, IM(object_map), 0, 1, 1, NULL, NULL, NULL, "feature object-map (needs exclusive-lock)"},
+    PARAM_END,
+};
+
+const struct param_def scenario_sim_params[] = {
+    {"duration_s", PARAM_DOUBLE, SI(duration_s), 0, 1e6, 0, NULL, NULL, "s",
+     "measured simulated time (0: the jobs' runtime, else 5 s)"},
+    {"warmup_s", PARAM_DOUBLE, SI(warmup_s), 0, 1e6, 0.5, NULL, NULL, "s",
+     "simulated time before measuring (at least the jobs' ramp_time)"},
+    {"seed", PARAM_INT, SI(seed), 0, 9007199254740991.0, 1, NULL, NULL, NULL, "seed of every random stream"},
+    {"replications", PARAM_INT, SI(replications), 1, 1000, 1, NULL, NULL, "count",
+     "independent runs (seeds derived from seed) for confidence intervals"},
+    PARAM_END,
+};
+
+static const char *const top_keys[] = {"description", "cluster", "pool", "image", "sim", "ceph",
+                                       "cost", "hw", "clients", "fio"};
+#define N_TOP_KEYS (int)(sizeof top_keys / sizeof top_keys[0])
+
+struct section {
+    const char *name;
+    const struct param_def *defs;
+    size_t offset; /* of the bound struct inside struct scenario */
+};
+
+static const struct section sections[] = {
+    {"cluster", scenario_cluster_params, offsetof(struct scenario, cluster)},
+    {"pool", scenario_pool_params, offsetof(struct scenario, pool)},
+    {"image", scenario_image_params, offsetof(struct scenario, image)},
+    {"sim", scenario_sim_params, offsetof(struct scenario, sim)},
+    {"ceph", ceph_option_params, offsetof(struct scenario, ceph)},
+    {"cost", stage_cost_params, offsetof(struct scenario, cost)},
+};
+#define N_SECTIONS (int)(sizeof sections / sizeof sections[0])
+
+static const struct section *find_section(const char *name)
+{
+    for (int i = 0; i < N_SECTIONS; i++)
+        if (!strcmp(sections[i].name, name))
+            return &sections[i];
+    return NULL;
+}
+
+static const char *const set_sections[] = {"cluster", "pool", "image", "sim", "ceph", "cost", "hw", "fio"};
+
+/* Split "a.b=c" into section "a", key "b", value "c" (in buf). */
+static int split_set(const char *set, char *buf, size_t n, char **section, char **key, char **value,
+                     struct sim_err *err)
+{
+    if (strlen(set) >= n)
+        return sim_errf(err, -EINVAL, "--set %.40s...: too long", set);
+    strcpy(buf, set);
+    char *eq = strchr(buf, '=');
+    char *dot = strchr(buf, '.');
+    if (!eq || !dot || dot > eq)
+        return sim_errf(err, -EINVAL, "--set %s: expected section.key=value (e.g. cluster.nic=25gbe)", set);
+    *eq = '\0';
+    *dot = '\0';
+    *section = buf;
+    *key = dot + 1;
+    *value = eq + 1;
+    return 0;
+}
+
+static int set_error_unknown_section(const char *set, const char *section, struct sim_err *err)
+{
+    const char *dym = jsonu_did_you_mean(section, set_sections, 8);
+    return sim_errf(err, -EINVAL, "--set %s: unknown section '%s'%s%s%s", set, section,
+                    dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+}
+
+static int set_param(struct scenario *sc, const struct section *sec, const char *key, const char *value,
+                     const char *set, struct sim_err *err)
+{
+    const struct param_def *d = param_find(sec->defs, key);
+    char path[256];
+    snprintf(path, sizeof path, "%s.%s", sec->name, key);
+    if (!d) {
+        int n = param_count(sec->defs);
+        const char **names = sim_xcalloc((size_t)n, sizeof *names);
+        for (int i = 0; i < n; i++)
+            names[i] = sec->defs[i].name;
+        const char *dym = jsonu_did_you_mean(key, names, n);
+        int rc = sim_errf(err, -EINVAL, "--set %s: unknown key %s%s%s%s", set, path,
+                          dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+        free(names);
+        return rc;
+    }
+    if (!strcmp(path, "ceph.osd_op_queue"))
+        sc->op_queue_set = true;
+    return param_set_text(d, (char *)sc + sec->offset, value, "--set", path, err);
+}
+
+static int bind_sections(struct scenario *sc, const cJSON *root, const char *file, struct sim_err *err)
+{
+    int rc;
+    if ((rc = jsonu_check_keys(root, top_keys, N_TOP_KEYS, file, "", err)) < 0)
+        return rc;
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+    if (desc) {
+        if (!cJSON_IsString(desc))
+            return sim_errf(err, -EINVAL, "%s: description: expected a string", file);
+        snprintf(sc->description, sizeof sc->description, "%s", desc->valuestring);
+    }
+    for (int i = 0; i < N_SECTIONS; i++) {
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, sections[i].name);
+        if (!j)
+            continue;
+        if ((rc = param_bind_json(sections[i].defs, (char *)sc + sections[i].offset, j, NULL, file,
+                                  sections[i].name, err)) < 0)
+            return rc;
+        if (!strcmp(sections[i].name, "ceph") && cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue"))
+            sc->op_queue_set = true;
+    }
+    return 0;
+}
+
+static const enum hwprofile_kind hw_kinds[] = {HWPROFILE_CPU, HWPROFILE_NVME, HWPROFILE_NIC, HWPROFILE_SWITCH};
+static const char *const hw_kind_keys[] = {"cpu", "nvme", "nic", "switch"};
+
+static void *hw_part(struct scenario *sc, int i)
+{
+    switch (i) {
+    case 0: return &sc->cpu;
+    case 1: return &sc->nvme;
+    case 2: return &sc->nic;
+    default: return &sc->sw;
+    }
+}
+
+static int load_profiles(struct scenario *sc, struct sim_err *err)
+{
+    char dir[1024];
+    int rc;
+    if ((rc = hwprofile_find_dir(dir, sizeof dir, err)) < 0)
+        return rc;
+    struct sim_err e2;
+    if ((rc = hwprofile_load_cpu(sc->cluster.cpu, dir, &sc->cpu, &e2)) < 0 ||
+        (rc = hwprofile_load_nvme(sc->cluster.nvme, dir, &sc->nvme, &e2)) < 0 ||
+        (rc = hwprofile_load_nic(sc->cluster.nic, dir, &sc->nic, &e2)) < 0 ||
+        (rc = hwprofile_load_switch(sc->cluster.switch_, dir, &sc->sw, &e2)) < 0)
+        return sim_errf(err, rc, "%s: %s", sc->path, e2.msg);
+    return 0;
+}
+
+/* "hw": {"nvme": {"write_latency_us": 30}, ...}: field overrides of the loaded profiles. */
+static int apply_hw_json(struct scenario *sc, const cJSON *hw, const char *file, struct sim_err *err)
+{
+    int rc;
+    if ((rc = jsonu_check_keys(hw, hw_kind_keys, 4, file, "hw", err)) < 0)
+        return rc;
+    for (int i = 0; i < 4; i++) {
+        const cJSON *part = cJSON_GetObjectItemCaseSensitive(hw, hw_kind_keys[i]);
+        if (!part)
+            continue;
+        if (!cJSON_IsObject(part))
+            return sim_errf(err, -EINVAL, "%s: hw.%s: expected an object", file, hw_kind_keys[i]);
+        for (const cJSON *f = part->child; f; f = f->next) {
+            char text[128];
+            if (cJSON_IsNumber(f))
+                snprintf(text, sizeof text, "%.17g", f->valuedouble);
+            else if (cJSON_IsBool(f))
+                snprintf(text, sizeof text, "%s", cJSON_IsTrue(f) ? "true" : "false");
+            else if (cJSON_IsString(f))
+                snprintf(text, sizeof text, "%s", f->valuestring);
+            else
+                return sim_errf(err, -EINVAL, "%s: hw.%s.%s: expected a number, bool or string", file,
+                                hw_kind_keys[i], f->string);
+            struct sim_err e2;
+            if ((rc = hwprofile_set(hw_kinds[i], hw_part(sc, i), f->string, text, &e2)) < 0)
+                return sim_errf(err, rc, "%s: hw.%s.%s: %s", file, hw_kind_keys[i], f->string, e2.msg);
+        }
+    }
+    return 0;
+}
+
+static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file, struct sim_err *err)
+{
+    char dirbuf[1024];
+    snprintf(dirbuf, sizeof dirbuf, "%s", file);
+    const char *dir = sc->path[0] == '(' ? "." : dirname(dirbuf);
+    static const char *const keys[] = {"jobfile", "jobs"};
+    int rc;
+    if (!clients)
+        return sim_errf(err, -EINVAL, "%s: clients: missing (give {\"jobfile\": \"x.fio\"} or {\"jobs\": \"[job]...\"})", file);
+    if ((rc = jsonu_check_keys(clients, keys, 2, file, "clients", err)) < 0)
+        return rc;
+    const cJSON *jobfile = cJSON_GetObjectItemCaseSensitive(clients, "jobfile");
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(clients, "jobs");
+    if ((jobfile != NULL) == (jobs != NULL))
+        return sim_errf(err, -EINVAL, "%s: clients: give exactly one of jobfile and jobs", file);
+    struct sim_err e2;
+    if (jobfile) {
+        if (!cJSON_IsString(jobfile))
+            return sim_errf(err, -EINVAL, "%s: clients.jobfile: expected a path", file);
+        char path[2048];
+        if (jobfile->valuestring[0] == '/')
+            snprintf(path, sizeof path, "%s", jobfile->valuestring);
+        else
+            snprintf(path, sizeof path, "%s/%s", dir, jobfile->valuestring);
+        rc = fiojob_parse_file(path, NULL, &sc->jobs, &e2);
+    } else {
+        if (!cJSON_IsString(jobs))
+            return sim_errf(err, -EINVAL, "%s: clients.jobs: expected the text of a job file", file);
+        char pseudo[1100];
+        snprintf(pseudo, sizeof pseudo, "%s:clients.jobs", file);
+        rc = fiojob_parse_string(jobs->valuestring, pseudo, dir, NULL, &sc->jobs, &e2);
+    }
+    if (rc < 0)
+        return sim_errf(err, rc, "%s (clients of %s)", e2.msg, file);
+    return 0;
+}
+
+static int apply_fio_json(struct scenario *sc, const cJSON *fio, const char *file, struct sim_err *err)
+{
+    if (!cJSON_IsObject(fio))
+        return sim_errf(err, -EINVAL, "%s: fio: expected an object of fio options", file);
+    for (const cJSON *f = fio->child; f; f = f->next) {
+        char text[256];
+        const char *value = text;
+        if (cJSON_IsNumber(f))
+            snprintf(text, sizeof text, "%.17g", f->valuedouble);
+        else if (cJSON_IsString(f))
+            snprintf(text, sizeof text, "%s", f->valuestring);
+        else if (cJSON_IsTrue(f))
+            value = NULL; /* bare flag */
+        else if (cJSON_IsFalse(f))
+            snprintf(text, sizeof text, "0");
+        else
+            return sim_errf(err, -EINVAL, "%s: fio.%s: expected a string, number or bool", file, f->string);
+        struct sim_err e2;
+        int rc = fiojob_set(&sc->jobs, f->string, value, &e2);
+        if (rc < 0)
+            return sim_errf(err, rc, "%s: fio.%s: %s", file, f->string, e2.msg);
+    }
+    return 0;
+}
+
+static int check_cstate(const struct scenario *sc, struct sim_err *err)
+{
+    const char *m = sc->cluster.max_cstate;
+    if (!strcmp(m, "deepest") || !strcmp(m, "POLL") || !strcmp(m, "C0"))
+        return 0;
+    for (int i = 0; i < sc->cpu.n_cstates; i++)
+        if (!strcmp(sc->cpu.cstates[i].name, m))
+            return 0;
+    char list[256] = "POLL";
+    for (int i = 0; i < sc->cpu.n_cstates; i++) {
+        strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, sc->cpu.cstates[i].name, sizeof list - strlen(list) - 1);
+    }
+    /* a deeper name than the profile knows (C6 on a CPU listing C1, C2) means "deepest" */
+    if (m[0] == 'C' && atoi(m + 1) > 0)
+        return 0;
+    return sim_errf(err, -EINVAL, "%s: cluster.max_cstate: '%s' is not one of %s, deepest", sc->path, m, list);
+}
+
+void scenario_free(struct scenario *sc)
+{
+    fiojob_free(&sc->jobs);
+    cJSON_Delete(sc->json);
+    memset(sc, 0, sizeof *sc);
+}
+
+int scenario_load(struct scenario *sc, const char *path, const char *json_text, const char *pseudo,
+                  const char *const *sets, int n_sets, struct sim_err *err)
+{
+    int rc;
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->path, sizeof sc->path, "%s", path ? path : pseudo);
+    const char *file = sc->path;
+    for (int i = 0; i < N_SECTIONS; i++)
+        param_set_defaults(sections[i].defs, (char *)sc + sections[i].offset);
+    if (path) {
+        sc->json = jsonu_load_file(path, err);
+    } else {
+        sc->json = cJSON_Parse(json_text);
+        if (!sc->json)
+            sim_errf(err, -EINVAL, "%s: malformed JSON", pseudo);
+    }
+    if (!sc->json)
+        return err ? err->code : -EINVAL;
+    if ((rc = bind_sections(sc, sc->json, file, err)) < 0)
+        goto fail;
+    /* --set: typed overrides of the parameter sections first */
+    char buf[1024], *section, *key, *value;
+    for (int i = 0; i < n_sets; i++) {
+        if ((rc = split_set(sets[i], buf, sizeof buf, &section, &key, &value, err)) < 0)
+            goto fail;
+        const struct section *sec = find_section(section);
+        if (sec) {
+            if ((rc = set_param(sc, sec, key, value, sets[i], err)) < 0)
+                goto fail;
+        } else if (strcmp(section, "hw") && strcmp(section, "fio")) {
+            rc = set_error_unknown_section(sets[i], section, err);
+            goto fail;
+        }
+    }
+    struct sim_err e2;
+    if ((rc = release_parse(sc->ceph.release, &sc->rel, &e2)) < 0) {
+        rc = sim_errf(err, rc, "%s: %s", file, e2.msg);
+        goto fail;
+    }
+    ceph_options_apply_release(&sc->ceph, &sc->rel, sc->op_queue_set);
+    if (sc->image.object_map && !sc->image.exclusive_lock) {
+        rc = sim_errf(err, -EINVAL, "%s: image.object_map: the object-map feature needs exclusive_lock", file);
+        goto fail;
+    }
+    if (sc->pool.min_size > sc->pool.size) {
+        rc = sim_errf(err, -ERANGE, "%s: pool.min_size: %lld is larger than pool.size %lld", file,
+                      (long long)sc->pool.min_size, (long long)sc->pool.size);
+        goto fail;
+    }
+    if ((rc = load_profiles(sc, err)) < 0)
+        goto fail;
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(sc->json, "hw");
+    if (hw && (rc = apply_hw_json(sc, hw, file, err)) < 0)
+        goto fail;
+    if ((rc = check_cstate(sc, err)) < 0)
+        goto fail;
+    if ((rc = load_jobs(sc, cJSON_GetObjectItemCaseSensitive(sc->json, "clients"), file, err)) < 0)
+        goto fail;
+    const cJSON *fio = cJSON_GetObjectItemCaseSensitive(sc->json, "fio");
+    if (fio && (rc = apply_fio_json(sc, fio, file, err)) < 0)
+        goto fail;
+    /* --set hw.* and fio.* now that profiles and jobs are loaded */
+    for (int i = 0; i < n_sets; i++) {
+        split_set(sets[i], buf, sizeof buf, &section, &key, &value, err);
+        if (!strcmp(section, "hw")) {
+            char *dot = strchr(key, '.');
+            int k = -1;
+            if (dot) {
+                *dot = '\0';
+                for (int j = 0; j < 4; j++)
+                    if (!strcmp(key, hw_kind_keys[j]))
+                        k = j;
+            }
+            if (k < 0) {
+                rc = sim_errf(err, -EINVAL, "--set %s: expected hw.cpu|nvme|nic|switch.<field>=value", sets[i]);
+                goto fail;
+            }
+            if ((rc = hwprofile_set(hw_kinds[k], hw_part(sc, k), dot + 1, value, &e2)) < 0) {
+                rc = sim_errf(err, rc, "--set %s: %s", sets[i], e2.msg);
+                goto fail;
+            }
+        } else if (!strcmp(section, "fio")) {
+            if ((rc = fiojob_set(&sc->jobs, key, value[0] ? value : NULL, &e2)) < 0) {
+                rc = sim_errf(err, rc, "%s", e2.msg);
+                goto fail;
+            }
+        }
+    }
+    if (sc->image.kind != IMAGE_CLONE && sc->image.guard > 0 && sc->image.guard != GUARD_NONE + 1) {
+        /* a guard only exists for clones; keep the request visible but harmless */
+    }
+    return 0;
+fail:
+    scenario_free(sc);
+    return rc;
+}
+
+static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
+{
+    const struct hw_cpu *cpu = &sc->cpu;
+    memset(p, 0, sizeof *p);
+    p->cores = (uint32_t)cpu->cores;
+    p->ref_clock_ghz = cpu->ref_clock_ghz;
+    int gov = sc->cluster.governor ? sc->cluster.governor - 1 : cpu->default_governor;
+    const struct hw_governor *g = hwprofile_cpu_governor(cpu, gov);
+    double ipc = cpu->ipc_rel > 0 ? cpu->ipc_rel : 1;
+    p->governor = (enum cpu_governor)gov;
+    p->max_clock_ghz = (g ? g->max_clock_ghz : cpu->boost_clock_ghz) * ipc;
+    p->idle_clock_ghz = (g ? g->idle_clock_ghz : cpu->base_clock_ghz) * ipc;
+    if (gov == CPU_GOV_PERFORMANCE)
+        p->idle_clock_ghz = p->max_clock_ghz;
+    p->governor_up_util = 0.8; /* cpufreq ondemand up_threshold 80 % */
+    p->util_window_us = g && g->ramp_us > 0 ? g->ramp_us : 10000;
+    p->wake_us = sc->cost.thread_wake_us;
+    /* allowed idle states: up to max_cstate, within the PM QoS latency limit */
+    const char *m = sc->cluster.max_cstate;
+    bool poll = !strcmp(m, "POLL") || !strcmp(m, "C0");
+    for (int i = 0; i < cpu->n_cstates && !poll && p->n_cstates < CPU_MAX_CSTATES; i++) {
+        const struct hw_cstate *cs = &cpu->cstates[i];
+        if (cs->exit_latency_us > cpu->cpu_dma_latency_us)
+            break;
+        p->cstate_exit_us[p->n_cstates] = cs->wake_latency_us;
+        p->cstate_residency_us[p->n_cstates] = cs->target_residency_us;
+        p->n_cstates++;
+        if (!strcmp(cs->name, m))
+            break;
+    }
+}
+
+int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
+                     struct sim_err *err)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->hosts = (uint32_t)sc->cluster.hosts;
+    spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
+    spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
+    fill_cpu(sc, &spec->cpu);
+    const struct hw_nvme *nv = &sc->nvme;
+    spec->nvme = (struct nvme_params){
+        .read_latency_us = nv->read_latency_us, .write_latency_us = nv->write_latency_us,
+        .latency_cv = nv->latency_cv, .rand_read_iops = nv->rand_read_4k_iops,
+        .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
+        .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
+        .plp = nv->plp, .flush_latency_us = nv->flush_latency_us, .flush_syscall_us = nv->plp ? nv->flush_latency_us : 2,
+        .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
+    const struct hw_nic *nic = &sc->nic;
+    spec->net = (struct net_params){
+        .line_rate_gbps = nic->line_rate_gbps, .phy_latency_us = nic->phy_latency_us,
+        .mtu_bytes = (uint32_t)nic->mtu_bytes, .frame_overhead_bytes = (uint32_t)nic->header_bytes,
+        .l3_header_bytes = (uint32_t)nic->l3_header_bytes,
+        .switch_latency_us = sc->sw.port_to_port_latency_us,
+        .switch_store_forward = sc->sw.mode == HWPROFILE_SWITCH_STORE_AND_FORWARD,
+        .has_switch = sc->sw.mode != HWPROFILE_SWITCH_NONE,
+        .loopback_us = sc->cost.tcp_loopback_us, .tcp_tx_cpu_us = nic->tcp_tx_cpu_us,
+        .tcp_rx_cpu_us = nic->tcp_rx_cpu_us, .tcp_cpu_ns_per_byte = nic->per_byte_cpu_ns,
+        .irq_wake_us = nic->irq_wake_us};
+    spec->pool_size = (uint32_t)sc->pool.size;
+    spec->pool_min_size = (uint32_t)sc->pool.min_size;
+    spec->pg_num = (uint32_t)sc->pool.pg_num;
+    spec->failure_domain_host = sc->cluster.failure_domain == 0;
+    struct image_spec *im = &spec->image;
+    im->kind = sc->image.kind;
+    im->guard = sc->image.guard ? sc->image.guard - 1
+                : sc->image.kind == IMAGE_CLONE ? GUARD_ASSERT_EXISTS : GUARD_NONE;
+    im->copied_up = sc->image.copied_up;
+    im->size_bytes = (uint64_t)llround(sc->image.size_gib * 1073741824.0);
+    im->order = (uint32_t)sc->image.order;
+    im->exclusive_lock = sc->image.exclusive_lock;
+    im->object_map = sc->image.object_map;
+    im->id = 0x104b745b84f5ull;
+    if (im->size_bytes < (1ull << im->order))
+        return sim_errf(err, -EINVAL, "%s: image.size_gib: smaller than one object (order %u)", sc->path, im->order);
+    spec->ceph = sc->ceph;
+    spec->cost = sc->cost;
+    spec->rel = sc->rel;
+    spec->jobs = &sc->jobs;
+    /* measured interval and warm-up: sim.* unless the jobs ask for more */
+    uint64_t runtime = 0, ramp = 0;
+    for (int i = 0; i < sc->jobs.n_jobs; i++) {
+        if (sc->jobs.jobs[i].runtime_ns > runtime)
+            runtime = sc->jobs.jobs[i].runtime_ns;
+        if (sc->jobs.jobs[i].ramp_time_ns > ramp)
+            ramp = sc->jobs.jobs[i].ramp_time_ns;
+    }
+    spec->duration_ns = sc->sim.duration_s > 0 ? (sim_time_t)llround(sc->sim.duration_s * 1e9)
+                        : runtime ? runtime : 5 * SIM_NS_PER_S;
+    sim_time_t warm = (sim_time_t)llround(sc->sim.warmup_s * 1e9);
+    spec->warmup_ns = warm > ramp ? warm : ramp;
+    /* replications: independent seeds derived from the scenario seed */
+    spec->seed = replication ? sim_fmix64((uint64_t)sc->sim.seed ^ (replication * 0x9E3779B97F4A7C15ull))
+                             : (uint64_t)sc->sim.seed;
+    spec->wall_epoch_ns = 1764460800LL * 1000000000LL; /* 2025-11-30T00:00:00Z: dumps are dated, deterministically */
+    return 0;
+}
+
+cJSON *scenario_resolved_json(const struct scenario *sc)
+{
+    cJSON *j = cJSON_CreateObject();
+    for (int i = 0; i < N_SECTIONS; i++) {
+        cJSON *o = cJSON_AddObjectToObject(j, sections[i].name);
+        param_to_json(sections[i].defs, (const char *)sc + sections[i].offset, o);
+    }
+    cJSON *hw = cJSON_AddObjectToObject(j, "hw");
+    cJSON_AddItemToObject(hw, "cpu", hwprofile_cpu_to_json(&sc->cpu));
+    cJSON_AddItemToObject(hw, "nvme", hwprofile_nvme_to_json(&sc->nvme));
+    cJSON_AddItemToObject(hw, "nic", hwprofile_nic_to_json(&sc->nic));
+    cJSON_AddItemToObject(hw, "switch", hwprofile_switch_to_json(&sc->sw));
+    char *jobs = fiojob_to_text(&sc->jobs);
+    cJSON_AddStringToObject(j, "fio_jobs", jobs ? jobs : "");
+    free(jobs);
+    return j;
+}
+
+void scenario_print_params(FILE *f, bool markdown)
+{
+    for (int i = 0; i < N_SECTIONS; i++) {
+        if (markdown)
+            param_print_markdown(f, sections[i].name, sections[i].defs);
+        else
+            param_print_table(f, sections[i].name, sections[i].defs);
+    }
+    if (markdown)
+        fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery field of the hardware profiles below can be "
+                   "overridden in a scenario's `hw` object or with `--set hw.nvme.write_latency_us=30`.\n");
+    hwprofile_print_params(f, markdown);
+    if (markdown)
+        fprintf(f, "\n### `fio.<option>`\n\nAny fio option (see `models/fiojob.h`), applied to every job: "
+                   "`fio.rw`, `fio.bs`, `fio.iodepth`, `fio.numjobs`...\n");
+}

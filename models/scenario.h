@@ -1,0 +1,101 @@
+/*
+ * scenario.h - scenario files: a cluster, a pool, an image, clients (fio job
+ * files) and Ceph options, resolved into a cluster_spec.
+ *
+ * Every scenario value has a path ("cluster.nic", "ceph.osd_op_num_shards_ssd",
+ * "fio.iodepth", "hw.nvme.write_latency_us", "sim.seed"), the same for JSON
+ * files, `cephsim run --set path=value` and the explorer's sweep axes.
+ * Sections and their tables:
+ *   cluster.*  scenario_cluster_params   (profile names, topology, host tunings)
+ *   pool.*     scenario_pool_params
+ *   image.*    scenario_image_params
+ *   sim.*      scenario_sim_params
+ *   ceph.*     ceph_option_params (config.h), by Ceph's own option names
+ *   cost.*     stage_cost_params  (config.h), CPU per stage
+ *   hw.cpu|nvme|nic|switch.*  fields of the hardware profiles (hwprofile.h)
+ *   fio.*      any fio option, applied to every job (fiojob.h)
+ *   clients    {"jobfile": "path.fio"} or {"jobs": "inline job file text"}
+ * Errors name the file and the JSON path; nothing is half-applied.
+ */
+#ifndef CEPHSIM_MODELS_SCENARIO_H
+#define CEPHSIM_MODELS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "cluster.h"
+#include "config.h"
+#include "fiojob.h"
+#include "hwprofile.h"
+
+struct scenario_cluster {
+    int64_t hosts, osds_per_host, client_hosts;
+    char cpu[PARAM_STR_MAX], nvme[PARAM_STR_MAX], nic[PARAM_STR_MAX], switch_[PARAM_STR_MAX];
+    char max_cstate[PARAM_STR_MAX]; /* "C1", "C2", "C6", "POLL", or "deepest" */
+    int governor;                   /* index in scenario_governor_names; 0 = profile default */
+    int failure_domain;             /* 0 host, 1 osd */
+};
+
+struct scenario_pool {
+    int64_t size, min_size, pg_num;
+};
+
+struct scenario_image {
+    int kind;      /* enum image_kind */
+    int guard;     /* 0 = default for the kind, else guard_design + 1 */
+    double copied_up;
+    double size_gib;
+    int64_t order;
+    bool exclusive_lock, object_map;
+};
+
+struct scenario_sim {
+    double duration_s, warmup_s;
+    int64_t seed, replications;
+};
+
+struct scenario {
+    char path[1024];        /* the file it came from ("(built-in)" otherwise) */
+    char description[512];
+    struct scenario_cluster cluster;
+    struct scenario_pool pool;
+    struct scenario_image image;
+    struct scenario_sim sim;
+    struct ceph_options ceph;
+    struct stage_costs cost;
+    bool op_queue_set;      /* ceph.osd_op_queue given explicitly */
+    struct release_traits rel;
+    struct hw_cpu cpu;
+    struct hw_nvme nvme;
+    struct hw_nic nic;
+    struct hw_switch sw;
+    struct fio_jobfile jobs;
+    cJSON *json;            /* the file's JSON with --set applied (owned) */
+};
+
+extern const struct param_def scenario_cluster_params[];
+extern const struct param_def scenario_pool_params[];
+extern const struct param_def scenario_image_params[];
+extern const struct param_def scenario_sim_params[];
+
+/*
+ * Load a scenario file (or, with path NULL, the JSON text json_text named
+ * pseudo) and apply the overrides sets[0..n_sets-1] ("path=value").
+ * On error the scenario is freed and err names the file and JSON path.
+ */
+int scenario_load(struct scenario *sc, const char *path, const char *json_text, const char *pseudo,
+                  const char *const *sets, int n_sets, struct sim_err *err);
+void scenario_free(struct scenario *sc);
+
+/* Resolve into a cluster_spec (jobs are borrowed from sc). seed_offset picks a replication. */
+int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
+                     struct sim_err *err);
+
+/* The resolved parameters of every section as JSON (sim.json, the explorer). */
+cJSON *scenario_resolved_json(const struct scenario *sc);
+
+/* Print every scenario parameter (list-params), or a Markdown schema document. */
+void scenario_print_params(FILE *f, bool markdown);
+
+#endif

@@ -1,0 +1,192 @@
+#include "dist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+
+#include "jsonu.h"
+
+struct dist dist_const(double v) { return (struct dist){.kind = DIST_CONST, .a = v}; }
+struct dist dist_exp(double mean) { return (struct dist){.kind = DIST_EXP, .a = mean}; }
+struct dist dist_normal(double mean, double sd) { return (struct dist){.kind = DIST_NORMAL, .a = mean, .b = sd}; }
+struct dist dist_uniform(double lo, double hi) { return (struct dist){.kind = DIST_UNIFORM, .a = lo, .b = hi}; }
+
+struct dist dist_lognormal(double mean, double cv)
+{
+    /* E = exp(mu + s^2/2), CV^2 = exp(s^2) - 1 */
+    double s2 = log1p(cv * cv);
+    return (struct dist){.kind = DIST_LOGNORMAL, .a = mean, .b = cv,
+                         .sigma = sqrt(s2), .mu = log(mean > 0 ? mean : 1e-300) - s2 / 2};
+}
+
+int dist_empirical(struct dist *d, const double *pct, const double *val, int n, struct sim_err *err)
+{
+    if (n < 1 || n > DIST_EMPIRICAL_MAX - 2)
+        return sim_errf(err, -EINVAL, "empirical distribution needs 1..%d points", DIST_EMPIRICAL_MAX - 2);
+    memset(d, 0, sizeof *d);
+    d->kind = DIST_EMPIRICAL;
+    for (int i = 0; i < n; i++) {
+        if (pct[i] <= 0 || pct[i] >= 100 || val[i] < 0)
+            return sim_errf(err, -ERANGE, "point %d: percentile must be in (0,100) and value >= 0", i);
+        if (i && (pct[i] <= pct[i - 1] || val[i] < val[i - 1]))
+            return sim_errf(err, -EINVAL, "point %d: percentiles and values must increase", i);
+    }
+    /* Extend to p=0 and p=1.  With one point: a symmetric +-10 % band. */
+    double lo, hi;
+    if (n == 1) {
+        lo = val[0] * 0.9;
+        hi = val[0] * 1.1;
+    } else {
+        double s0 = (val[1] - val[0]) / (pct[1] - pct[0]);
+        double s1 = (val[n - 1] - val[n - 2]) / (pct[n - 1] - pct[n - 2]);
+        lo = fmax(0, val[0] - s0 * pct[0]);
+        hi = val[n - 1] + s1 * (100 - pct[n - 1]);
+    }
+    d->p[0] = 0;
+    d->v[0] = lo;
+    for (int i = 0; i < n; i++) {
+        d->p[i + 1] = pct[i] / 100;
+        d->v[i + 1] = val[i];
+    }
+    d->p[n + 1] = 1;
+    d->v[n + 1] = hi;
+    d->n = n + 2;
+    return 0;
+}
+
+double dist_quantile(const struct dist *d, double q)
+{
+    switch (d->kind) {
+    case DIST_CONST: return d->a;
+    case DIST_EXP: return -d->a * log1p(-q);
+    case DIST_UNIFORM: return d->a + q * (d->b - d->a);
+    case DIST_NORMAL: return fmax(0, d->a + d->b * gsl_cdf_ugaussian_Pinv(q));
+    case DIST_LOGNORMAL: return exp(d->mu + d->sigma * gsl_cdf_ugaussian_Pinv(q));
+    case DIST_EMPIRICAL: {
+        int i = 1;
+        while (i < d->n - 1 && d->p[i] < q)
+            i++;
+        double f = (q - d->p[i - 1]) / (d->p[i] - d->p[i - 1]);
+        return d->v[i - 1] + f * (d->v[i] - d->v[i - 1]);
+    }
+    }
+    return 0;
+}
+
+double dist_sample(const struct dist *d, gsl_rng *r)
+{
+    double x = 0;
+    switch (d->kind) {
+    case DIST_CONST: return d->a;
+    case DIST_EXP: x = gsl_ran_exponential(r, d->a); break;
+    case DIST_NORMAL: x = d->a + gsl_ran_gaussian_ziggurat(r, d->b); break;
+    case DIST_LOGNORMAL: x = d->b > 0 ? gsl_ran_lognormal(r, d->mu, d->sigma) : d->a; break;
+    case DIST_UNIFORM: x = gsl_ran_flat(r, d->a, d->b); break;
+    case DIST_EMPIRICAL: x = dist_quantile(d, gsl_rng_uniform(r)); break;
+    }
+    return x > 0 ? x : 0;
+}
+
+double dist_mean(const struct dist *d)
+{
+    switch (d->kind) {
+    case DIST_CONST:
+    case DIST_EXP:
+    case DIST_LOGNORMAL: return d->a;
+    case DIST_NORMAL: {
+        /* mean of max(0, N(a, b)) */
+        if (d->b <= 0)
+            return fmax(0, d->a);
+        double z = d->a / d->b;
+        return d->a * gsl_cdf_ugaussian_P(z) + d->b * gsl_ran_ugaussian_pdf(z);
+    }
+    case DIST_UNIFORM: return (d->a + d->b) / 2;
+    case DIST_EMPIRICAL: {
+        double m = 0;
+        for (int i = 1; i < d->n; i++)
+            m += (d->p[i] - d->p[i - 1]) * (d->v[i] + d->v[i - 1]) / 2;
+        return m;
+    }
+    }
+    return 0;
+}
+
+int dist_from_json(struct dist *d, const cJSON *j, const char *file, const char *path,
+                   struct sim_err *err)
+{
+    char kind[32], p[512];
+    if (cJSON_IsNumber(j)) {
+        if (j->valuedouble < 0)
+            return sim_errf(err, -ERANGE, "%s: %s: must be >= 0", file, path);
+        *d = dist_const(j->valuedouble);
+        return 0;
+    }
+    int rc = jsonu_get_string(j, "dist", kind, sizeof kind, true, file, path, err);
+    if (rc < 0)
+        return rc;
+    double a = 0, b = 0;
+    if (!strcmp(kind, "const")) {
+        static const char *const keys[] = {"dist", "value"};
+        if ((rc = jsonu_check_keys(j, keys, 2, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "value", &a, 0, 1e15, true, file, path, err)) < 0)
+            return rc;
+        *d = dist_const(a);
+    } else if (!strcmp(kind, "exp")) {
+        static const char *const keys[] = {"dist", "mean"};
+        if ((rc = jsonu_check_keys(j, keys, 2, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "mean", &a, 0, 1e15, true, file, path, err)) < 0)
+            return rc;
+        *d = dist_exp(a);
+    } else if (!strcmp(kind, "normal")) {
+        static const char *const keys[] = {"dist", "mean", "sd"};
+        if ((rc = jsonu_check_keys(j, keys, 3, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "mean", &a, 0, 1e15, true, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "sd", &b, 0, 1e15, true, file, path, err)) < 0)
+            return rc;
+        *d = dist_normal(a, b);
+    } else if (!strcmp(kind, "lognormal")) {
+        static const char *const keys[] = {"dist", "mean", "cv"};
+        if ((rc = jsonu_check_keys(j, keys, 3, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "mean", &a, 0, 1e15, true, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "cv", &b, 0, 100, true, file, path, err)) < 0)
+            return rc;
+        *d = dist_lognormal(a, b);
+    } else if (!strcmp(kind, "uniform")) {
+        static const char *const keys[] = {"dist", "min", "max"};
+        if ((rc = jsonu_check_keys(j, keys, 3, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "min", &a, 0, 1e15, true, file, path, err)) < 0 ||
+            (rc = jsonu_get_double(j, "max", &b, a, 1e15, true, file, path, err)) < 0)
+            return rc;
+        *d = dist_uniform(a, b);
+    } else if (!strcmp(kind, "empirical")) {
+        static const char *const keys[] = {"dist", "pct"};
+        if ((rc = jsonu_check_keys(j, keys, 2, file, path, err)) < 0)
+            return rc;
+        const cJSON *pts = cJSON_GetObjectItemCaseSensitive(j, "pct");
+        jsonu_path(p, sizeof p, path, "pct");
+        if (!cJSON_IsArray(pts))
+            return sim_errf(err, -EINVAL, "%s: %s: expected an array of [percentile, value]", file, p);
+        double pc[DIST_EMPIRICAL_MAX], v[DIST_EMPIRICAL_MAX];
+        int n = 0;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, pts) {
+            if (n >= DIST_EMPIRICAL_MAX - 2 || !cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
+                !cJSON_IsNumber(cJSON_GetArrayItem(it, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(it, 1)))
+                return sim_errf(err, -EINVAL, "%s: %s[%d]: expected [percentile, value]", file, p, n);
+            pc[n] = cJSON_GetArrayItem(it, 0)->valuedouble;
+            v[n] = cJSON_GetArrayItem(it, 1)->valuedouble;
+            n++;
+        }
+        struct sim_err e2;
+        if (dist_empirical(d, pc, v, n, &e2) < 0)
+            return sim_errf(err, -EINVAL, "%s: %s: %s", file, p, e2.msg);
+    } else {
+        static const char *const kinds[] = {"const", "exp", "normal", "lognormal", "uniform", "empirical"};
+        const char *dym = jsonu_did_you_mean(kind, kinds, 6);
+        return sim_errf(err, -EINVAL, "%s: %s.dist: unknown distribution '%s'%s%s%s", file, path, kind,
+                        dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+    }
+    return 0;
+}

@@ -1,0 +1,180 @@
+#include "evq.h"
+
+#include <string.h>
+
+#include "err.h"
+
+#define EVQ_LIVE 0xffffffffu
+#define EVQ_DEAD 0xfffffffeu
+
+static void slots_grow(struct evq *q)
+{
+    uint32_t old = q->slot_cap;
+    SIM_ASSERT(old < EVQ_SLOT_MAX);
+    uint32_t cap = old ? old * 2 : 64;
+    if (cap > EVQ_SLOT_MAX + 1)
+        cap = EVQ_SLOT_MAX + 1;
+    q->slot = sim_xrealloc(q->slot, cap, sizeof *q->slot);
+    memset(q->slot + old, 0, (cap - old) * sizeof *q->slot);
+    uint32_t first = old ? old : 1; /* slot 0 is the null handle */
+    for (uint32_t i = first; i < cap - 1; i++)
+        q->slot[i].next_free = i + 1;
+    q->slot[cap - 1].next_free = 0;
+    q->free_head = first;
+    q->slot_cap = cap;
+}
+
+void evq_init(struct evq *q)
+{
+    memset(q, 0, sizeof *q);
+    q->cap = 1024;
+    q->heap = sim_xcalloc(q->cap, sizeof *q->heap);
+}
+
+void evq_fini(struct evq *q)
+{
+    free(q->heap);
+    free(q->slot);
+    memset(q, 0, sizeof *q);
+}
+
+static inline bool entry_less(const struct evq_entry *a, const struct evq_entry *b)
+{
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
+}
+
+/* Place e at position i (a hole) and move it down to where it belongs. */
+static void sift_down(struct evq *q, uint32_t i, const struct evq_entry *e)
+{
+    struct evq_entry *h = q->heap;
+    uint32_t n = q->n;
+    for (;;) {
+        uint32_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        uint32_t best = c;
+        uint32_t end = c + 4 < n ? c + 4 : n;
+        for (uint32_t k = c + 1; k < end; k++)
+            if (entry_less(&h[k], &h[best]))
+                best = k;
+        if (!entry_less(&h[best], e))
+            break;
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = *e;
+}
+
+static void sift_up(struct evq *q, uint32_t i, const struct evq_entry *e)
+{
+    struct evq_entry *h = q->heap;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 4;
+        if (!entry_less(e, &h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = *e;
+}
+
+/* Refill a root hole left by evq_pop with the last entry. */
+static void fill_hole(struct evq *q)
+{
+    q->hole = false;
+    q->n--;
+    if (q->n > 0)
+        sift_down(q, 0, &q->heap[q->n]);
+}
+
+static void insert(struct evq *q, const struct evq_entry *e)
+{
+    q->live++;
+    if (q->hole) {
+        /* replace-top: the new entry takes the popped root's place */
+        q->hole = false;
+        sift_down(q, 0, e);
+        return;
+    }
+    if (q->n == q->cap) {
+        q->cap *= 2;
+        q->heap = sim_xrealloc(q->heap, q->cap, sizeof *q->heap);
+    }
+    sift_up(q, q->n++, e);
+}
+
+void evq_push(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg)
+{
+    SIM_ASSERT(q->seq < (1ull << (64 - EVQ_SLOT_BITS)));
+    struct evq_entry e = {t, q->seq++ << EVQ_SLOT_BITS, {fn, obj, arg}};
+    insert(q, &e);
+}
+
+struct sim_handle evq_push_cancellable(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj,
+                                       uint64_t arg)
+{
+    if (q->free_head == 0)
+        slots_grow(q);
+    uint32_t s = q->free_head;
+    q->free_head = q->slot[s].next_free;
+    q->slot[s].next_free = EVQ_LIVE;
+    SIM_ASSERT(q->seq < (1ull << (64 - EVQ_SLOT_BITS)));
+    struct evq_entry e = {t, (q->seq++ << EVQ_SLOT_BITS) | s, {fn, obj, arg}};
+    insert(q, &e);
+    return (struct sim_handle){s, q->slot[s].gen};
+}
+
+static inline void slot_free(struct evq *q, uint32_t s)
+{
+    q->slot[s].gen++;
+    q->slot[s].next_free = q->free_head;
+    q->free_head = s;
+}
+
+bool evq_cancel(struct evq *q, struct sim_handle h)
+{
+    if (h.slot == 0 || h.slot >= q->slot_cap)
+        return false;
+    struct evq_slot *sl = &q->slot[h.slot];
+    if (sl->gen != h.gen || sl->next_free != EVQ_LIVE)
+        return false;
+    sl->next_free = EVQ_DEAD; /* freed when its heap entry surfaces */
+    q->live--;
+    return true;
+}
+
+/* Drop cancelled entries from the root; false when the queue is empty. */
+static bool settle_root(struct evq *q)
+{
+    for (;;) {
+        if (q->hole)
+            fill_hole(q);
+        if (q->n == 0)
+            return false;
+        uint32_t s = (uint32_t)(q->heap[0].key & EVQ_SLOT_MAX);
+        if (!s || q->slot[s].next_free != EVQ_DEAD)
+            return true;
+        slot_free(q, s);
+        q->hole = true;
+    }
+}
+
+bool evq_pop(struct evq *q, sim_time_t until, sim_time_t *t, struct evq_event *out)
+{
+    if (!settle_root(q) || q->heap[0].t > until)
+        return false;
+    const struct evq_entry *top = &q->heap[0];
+    uint32_t s = (uint32_t)(top->key & EVQ_SLOT_MAX);
+    if (s)
+        slot_free(q, s);
+    *t = top->t;
+    *out = top->ev;
+    q->hole = true;
+    q->live--;
+    return true;
+}
+
+sim_time_t evq_peek_time(struct evq *q)
+{
+    return settle_root(q) ? q->heap[0].t : SIM_TIME_MAX;
+}

@@ -1,0 +1,249 @@
+#include "jsonu.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = sim_xcalloc(cap, 1);
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            buf = sim_xrealloc(buf, cap, 1);
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return sim_errf(err, -EIO, "%s: read error", path);
+    }
+    buf[n] = '\0';
+    *out = buf;
+    if (len)
+        *len = n;
+    return 0;
+}
+
+cJSON *jsonu_load_file(const char *path, struct sim_err *err)
+{
+    char *buf;
+    size_t len;
+    if (jsonu_slurp(path, &buf, &len, err) < 0)
+        return NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1); /* length counts the NUL */
+    if (!root) {
+        size_t off = end ? (size_t)(end - buf) : 0;
+        int line = 1;
+        for (size_t i = 0; i < off && i < len; i++)
+            line += buf[i] == '\n';
+        sim_errf(err, -EINVAL, "%s:%d: malformed JSON near byte %zu", path, line, off);
+    }
+    free(buf);
+    return root;
+}
+
+int jsonu_write_text(const char *path, const char *text, struct sim_err *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot write: %s", path, strerror(errno));
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno ? errno : EIO;
+        unlink(tmp);
+        return sim_errf(err, -e, "%s: cannot write: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int jsonu_write_file(const char *path, const cJSON *json, struct sim_err *err)
+{
+    char *text = cJSON_Print(json);
+    if (!text)
+        return sim_errf(err, -ENOMEM, "%s: cannot format JSON", path);
+    size_t n = strlen(text);
+    text = sim_xrealloc(text, n + 2, 1);
+    text[n] = '\n';
+    text[n + 1] = '\0';
+    int rc = jsonu_write_text(path, text, err);
+    free(text);
+    return rc;
+}
+
+const char *jsonu_path(char *buf, size_t n, const char *parent, const char *key)
+{
+    if (parent && parent[0])
+        snprintf(buf, n, "%s.%s", parent, key);
+    else
+        snprintf(buf, n, "%s", key);
+    return buf;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = c < del ? (c < ins ? c : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+const char *jsonu_did_you_mean(const char *name, const char *const *candidates, int n)
+{
+    const char *best = NULL;
+    int best_d = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(name, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+    }
+    size_t len = strlen(name);
+    int limit = len < 6 ? 2 : (int)(len / 3);
+    return best && best_d <= limit ? best : NULL;
+}
+
+int jsonu_check_keys(const cJSON *obj, const char *const *allowed, int n,
+                     const char *file, const char *path, struct sim_err *err)
+{
+    char p[512];
+    if (!cJSON_IsObject(obj))
+        return sim_errf(err, -EINVAL, "%s: %s: expected an object", file, path[0] ? path : "(top)");
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        int ok = 0;
+        for (int i = 0; i < n && !ok; i++)
+            ok = strcmp(it->string, allowed[i]) == 0;
+        if (!ok) {
+            const char *dym = jsonu_did_you_mean(it->string, allowed, n);
+            return sim_errf(err, -EINVAL, "%s: %s: unknown key%s%s%s", file,
+                            jsonu_path(p, sizeof p, path, it->string),
+                            dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+        }
+    }
+    return 0;
+}
+
+static const cJSON *get_item(const cJSON *obj, const char *key, bool required, const char *file,
+                             const char *path, struct sim_err *err, int *rc)
+{
+    char p[512];
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *rc = 0;
+    if (!it && required)
+        *rc = sim_errf(err, -EINVAL, "%s: %s: missing required key", file,
+                       jsonu_path(p, sizeof p, path, key));
+    return it;
+}
+
+int jsonu_get_double(const cJSON *obj, const char *key, double *out, double lo, double hi,
+                     bool required, const char *file, const char *path, struct sim_err *err)
+{
+    int rc;
+    char p[512];
+    const cJSON *it = get_item(obj, key, required, file, path, err, &rc);
+    if (!it)
+        return rc;
+    if (!cJSON_IsNumber(it))
+        return sim_errf(err, -EINVAL, "%s: %s: expected a number", file, jsonu_path(p, sizeof p, path, key));
+    double v = it->valuedouble;
+    if (!isfinite(v) || v < lo || v > hi)
+        return sim_errf(err, -ERANGE, "%s: %s: %g is out of range [%g, %g]", file,
+                        jsonu_path(p, sizeof p, path, key), v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int jsonu_get_int(const cJSON *obj, const char *key, int64_t *out, int64_t lo, int64_t hi,
+                  bool required, const char *file, const char *path, struct sim_err *err)
+{
+    int rc;
+    char p[512];
+    const cJSON *it = get_item(obj, key, required, file, path, err, &rc);
+    if (!it)
+        return rc;
+    if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble))
+        return sim_errf(err, -EINVAL, "%s: %s: expected an integer", file, jsonu_path(p, sizeof p, path, key));
+    double v = it->valuedouble;
+    if (v < (double)lo || v > (double)hi)
+        return sim_errf(err, -ERANGE, "%s: %s: %.0f is out of range [%" PRId64 ", %" PRId64 "]", file,
+                        jsonu_path(p, sizeof p, path, key), v, lo, hi);
+    *out = (int64_t)v;
+    return 0;
+}
+
+int jsonu_get_bool(const cJSON *obj, const char *key, bool *out, bool required,
+                   const char *file, const char *path, struct sim_err *err)
+{
+    int rc;
+    char p[512];
+    const cJSON *it = get_item(obj, key, required, file, path, err, &rc);
+    if (!it)
+        return rc;
+    if (!cJSON_IsBool(it))
+        return sim_errf(err, -EINVAL, "%s: %s: expected true or false", file, jsonu_path(p, sizeof p, path, key));
+    *out = cJSON_IsTrue(it);
+    return 0;
+}
+
+int jsonu_get_string(const cJSON *obj, const char *key, char *out, size_t outsz,
+                     bool required, const char *file, const char *path, struct sim_err *err)
+{
+    int rc;
+    char p[512];
+    const cJSON *it = get_item(obj, key, required, file, path, err, &rc);
+    if (!it)
+        return rc;
+    if (!cJSON_IsString(it))
+        return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, jsonu_path(p, sizeof p, path, key));
+    if (strlen(it->valuestring) >= outsz)
+        return sim_errf(err, -EINVAL, "%s: %s: string longer than %zu characters", file,
+                        jsonu_path(p, sizeof p, path, key), outsz - 1);
+    strcpy(out, it->valuestring);
+    return 0;
+}
+
+cJSON *jsonu_add_fixed(cJSON *obj, const char *key, const char *fmt, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    return cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(buf)) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+cJSON *jsonu_add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    cJSON *item = cJSON_CreateRaw(buf);
+    cJSON_AddItemToObject(obj, key, item);
+    return item;
+}

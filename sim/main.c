@@ -1,0 +1,143 @@
+/*
+ * main.c - the cephsim command line.
+ *
+ *   cephsim run [SCENARIO] [-o DIR] [--seed N] [--set path=value]... [-q]
+ *   cephsim list-params [--markdown]
+ *   cephsim --help | --version
+ *
+ * Diagnostics go to stderr; exit 0 on success, 1 on failure, 2 on usage errors.
+ * This file is the program's entry point only; the engine (the rest of sim/, in
+ * libsim.a) knows nothing of Ceph.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hwprofile.h"
+#include "runner.h"
+#include "scenario.h"
+#include "study.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cephsim <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  run [SCENARIO]      simulate a scenario (default: the two seed studies)\n"
+            "        -o, --output DIR     write fio.json, osd.N.perf.json, osd.N.historic_ops.json, sim.json\n"
+            "        --seed N             override sim.seed\n"
+            "        --set PATH=VALUE     override any scenario value (cluster.nic=25gbe, fio.iodepth=32,\n"
+            "                             ceph.release=16.2.15, image.kind=clone, hw.nvme.write_latency_us=30)\n"
+            "        -q, --quiet          no human summary on stdout\n"
+            "  list-params [--markdown]   every scenario parameter with unit, default and source\n"
+            "\n"
+            "  -h, --help          this text\n"
+            "  -V, --version       print the version\n");
+}
+
+static int cmd_list_params(int argc, char **argv)
+{
+    static const struct option opts[] = {{"markdown", no_argument, NULL, 'm'}, {0}};
+    bool md = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m", opts, NULL)) != -1) {
+        if (c != 'm') {
+            usage(stderr);
+            return 2;
+        }
+        md = true;
+    }
+    scenario_print_params(stdout, md);
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
+        {"set", required_argument, NULL, 'S'},    {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {0}};
+    const char *out = NULL;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int n_sets = 0, c, rc = 0;
+    bool quiet = false;
+    char seedset[64];
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 's':
+            snprintf(seedset, sizeof seedset, "sim.seed=%s", optarg);
+            sets[n_sets++] = seedset;
+            break;
+        case 'S': sets[n_sets++] = optarg; break;
+        case 'q': quiet = true; break;
+        case 'h': usage(stdout); free(sets); return 0;
+        default: usage(stderr); free(sets); return 2;
+        }
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "cephsim run: one scenario at a time (got %d)\n", argc - optind);
+        free(sets);
+        return 2;
+    }
+    struct sim_err err = {0};
+    bool tty = isatty(STDERR_FILENO);
+    if (optind == argc) {
+        rc = study_run_default(stdout, out, sets, n_sets, tty, &err);
+    } else {
+        struct scenario sc;
+        const char *path = argv[optind];
+        if (scenario_load(&sc, path, NULL, NULL, sets, n_sets, &err) < 0) {
+            rc = -1;
+        } else {
+            char dir[1100];
+            if (!out) {
+                const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+                snprintf(dir, sizeof dir, "out/runs/%.*s", (int)strcspn(base, "."), base);
+                out = dir;
+            }
+            struct run_summary sum;
+            rc = runner_run(&sc, out, tty, &sum, &err);
+            if (rc == 0 && !quiet) {
+                runner_print_summary(stdout, &sc, &sum);
+                printf("  outputs: %s/\n", out);
+            }
+            scenario_free(&sc);
+        }
+    }
+    free(sets);
+    if (rc < 0) {
+        fprintf(stderr, "cephsim: %s\n", err.msg[0] ? err.msg : strerror(-rc));
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("cephsim %s\n", CEPHSIM_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "list-params"))
+        return cmd_list_params(argc - 1, argv + 1);
+    fprintf(stderr, "cephsim: unknown command '%s' (try --help)\n", cmd);
+    return 2;
+}

@@ -1,0 +1,124 @@
+/*
+ * sim.h - the simulator object: clock, event queue, random streams and the
+ * waiter pool the queueing primitives share.
+ *
+ * One struct sim per run, passed explicitly; several can live in one process
+ * (tests, sweeps).  The engine knows nothing of Ceph: models schedule plain
+ * callbacks fn(sim, obj, arg) and compose the primitives in queueing.h.
+ */
+#ifndef CEPHSIM_SIM_SIM_H
+#define CEPHSIM_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+#include "evq.h"
+
+#define SIM_NS_PER_US 1000ull
+#define SIM_NS_PER_MS 1000000ull
+#define SIM_NS_PER_S 1000000000ull
+
+/*
+ * A parked callback.  Queueing primitives keep FIFO lists of these; they come
+ * from the simulator's free list so that waiting allocates nothing.
+ */
+struct sim_waiter {
+    struct sim_waiter *next;
+    sim_event_fn fn;
+    void *obj;
+    uint64_t arg;
+    uint64_t aux;      /* primitive-specific: service time, lock mode, bytes */
+    sim_time_t t_enq;  /* when it started waiting */
+};
+
+struct sim_rng_entry;
+
+struct sim {
+    /* Elements below are read by inline helpers; treat as private. */
+    sim_time_t now;
+    struct evq q;
+    uint64_t events;        /* events executed */
+    uint64_t seed;
+    bool stop;
+    struct sim_waiter *waiter_free;
+    struct sim_waiter **waiter_blocks;
+    uint32_t n_waiter_blocks;
+    struct sim_rng_entry *rngs; /* open-addressing set of issued streams */
+    uint32_t n_rngs, rng_cap;
+};
+
+/* Create a simulator whose random streams derive from seed. */
+struct sim *sim_create(uint64_t seed);
+void sim_destroy(struct sim *s);
+
+static inline sim_time_t sim_now(const struct sim *s) { return s->now; }
+
+/* Schedule fn(s, obj, arg) after delay ns (0 = now, after already-queued events at now). */
+static inline void sim_schedule(struct sim *s, sim_time_t delay, sim_event_fn fn, void *obj,
+                                uint64_t arg)
+{
+    evq_push(&s->q, s->now + delay, fn, obj, arg);
+}
+
+/* Schedule at absolute time t (>= now). */
+void sim_schedule_at(struct sim *s, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg);
+
+/* Schedule after delay and return a handle for sim_cancel (timers, timeouts). */
+static inline struct sim_handle sim_schedule_cancellable(struct sim *s, sim_time_t delay,
+                                                         sim_event_fn fn, void *obj, uint64_t arg)
+{
+    return evq_push_cancellable(&s->q, s->now + delay, fn, obj, arg);
+}
+
+/* Cancel a scheduled event; false if it already ran or was cancelled. */
+static inline bool sim_cancel(struct sim *s, struct sim_handle h) { return evq_cancel(&s->q, h); }
+
+/*
+ * Run events in time order until the queue is empty, sim_stop is called, or
+ * the next event is later than until (the clock then advances to until).
+ * Returns the number of events executed by this call.
+ */
+uint64_t sim_run(struct sim *s, sim_time_t until);
+
+/* Make sim_run return after the current event. */
+static inline void sim_stop(struct sim *s) { s->stop = true; }
+
+static inline uint64_t sim_events(const struct sim *s) { return s->events; }
+static inline uint32_t sim_pending(const struct sim *s) { return evq_size(&s->q); }
+
+/* Waiter pool (used by queueing.c). */
+struct sim_waiter *sim_waiter_get(struct sim *s);
+static inline void sim_waiter_put(struct sim *s, struct sim_waiter *w)
+{
+    w->next = s->waiter_free;
+    s->waiter_free = w;
+}
+
+/*
+ * Random streams.  One GSL generator (taus2) per (entity, index, purpose),
+ * seeded from the scenario seed and the stream's identity alone, so adding a
+ * client never perturbs an OSD's draws.  Asking for the same identity twice,
+ * or two identities hashing to the same 32-bit seed, aborts.
+ * The stream is owned by s; valid until sim_destroy.
+ */
+gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose);
+
+/* The 32-bit GSL seed sim_rng derives for an identity (exposed for tests). */
+unsigned long sim_rng_seed(uint64_t seed, const char *entity, uint32_t index, const char *purpose);
+
+/* 64-bit finaliser (MurmurHash3 fmix64): seeds and stable ids. */
+static inline uint64_t sim_fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+}
+
+/* FNV-1a of a string, for stream identities and stable hashes. */
+uint64_t sim_hash_str(const char *str);
+
+#endif
