@@ -1,7 +1,14 @@
 /*
- * study.h - the two seed studies (../shared/seeds): variants of the shipped
- * scenarios run side by side, reported as tables.  `cephsim run` with no
- * scenario runs them at a size that finishes in well under a minute.
+ * study.h - the seed studies (../shared/seeds): variants of the shipped
+ * scenarios run side by side and reported as tables, with 95 % confidence
+ * intervals over replications.  `cephsim run` with no scenario runs them at a
+ * size that finishes in well under a minute on 2 cores.
+ *
+ *  qd1:   scenarios/qd1-latency.json, the seed's tuned cluster, then each
+ *         tuning removed, faster networks, a faster CPU, a Crimson-like OSD.
+ *  clone: scenarios/clone-serialisation.json: plain / flattened / clone x
+ *         guard designs x pre/post-fix releases at iodepth 1, 16, 128.
+ *  copyup: first writes to a fresh clone (image.copied_up = 0) per guard design.
  */
 #ifndef CEPHSIM_EXPLORER_STUDY_H
 #define CEPHSIM_EXPLORER_STUDY_H
@@ -11,8 +18,12 @@
 
 #include "err.h"
 
-/* Run the default studies; tables on f; per-variant outputs under out_dir (may be NULL). */
-int study_run_default(FILE *f, const char *out_dir, const char *const *sets, int n_sets, bool progress,
-                      struct sim_err *err);
+/*
+ * Run the studies named in which ("qd1", "clone", "copyup"; NULL = all) with
+ * extra overrides sets; tables on f; a JSON summary per study and the
+ * baseline's full outputs under out_dir (NULL: out/runs/default).
+ */
+int study_run(FILE *f, const char *which, const char *out_dir, const char *const *sets, int n_sets,
+              bool progress, struct sim_err *err);
 
 #endif

@@ -160,8 +160,11 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 
     c->n_hosts = spec->hosts + spec->client_hosts;
     c->hosts = sim_xcalloc(c->n_hosts, sizeof *c->hosts);
-    for (uint32_t h = 0; h < c->n_hosts; h++)
-        cpu_host_init(&c->hosts[h], c->s, &spec->cpu);
+    for (uint32_t h = 0; h < c->n_hosts; h++) {
+        struct cpu_params cp = spec->cpu;
+        cp.index = h;
+        cpu_host_init(&c->hosts[h], c->s, &cp);
+    }
     net_init(&c->net, c->s, &spec->net, c->n_hosts);
 
     c->n_osds = spec->hosts * spec->osds_per_host;

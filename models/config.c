@@ -105,6 +105,8 @@ const struct param_def stage_cost_params[] = {
      NULL, NULL, "bytes", "RocksDB WAL record per txc (onode, OI/SnapSet, pg log, freelist) [est]"},
     C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
     C(thread_wake_us, 6, "futex/eventfd wake + context switch of a sleeping thread on a warm core (3-15 us, ceph-model.md 6.2) [est]"),
+    {"cpu_work_cv", PARAM_DOUBLE, COST(cpu_work_cv), 0, 10, 0.35, NULL, NULL, "ratio",
+     "coefficient of variation of each stage's CPU time (lognormal): cache misses, interrupts, SMT [est]"},
     C(tcp_loopback_us, 6, "kernel loopback traversal of a message between processes of one host [est]"),
     C(log_entry_us, 0.6, "CPU per gathered log entry (in-memory ring)"),
     {"log_entries_per_stage_per_level", PARAM_DOUBLE, COST(log_entries_per_stage_per_level), 0, 100,

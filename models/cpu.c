@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <gsl/gsl_randist.h>
 
 #include "err.h"
 
@@ -24,6 +25,10 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     SIM_ASSERT(p->cores > 0 && p->max_clock_ghz > 0 && p->ref_clock_ghz > 0);
     station_init(&h->cores, s, p->cores);
     h->util_t = sim_now(s);
+    h->rng = sim_rng(s, "cpu", p->index, "work");
+    double s2 = log1p(p->work_cv * p->work_cv);
+    h->jitter_sigma = sqrt(s2);
+    h->jitter_mu = -s2 / 2;
 }
 
 void cpu_host_reset_stats(struct cpu_host *h)
@@ -259,7 +264,8 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     th->cont_obj = obj;
     th->cont_arg = arg;
     double ghz = cpu_clock_ghz(h);
-    sim_time_t ns = (sim_time_t)llround(work_us * 1e3 * h->p.ref_clock_ghz / ghz);
+    double jitter = h->p.work_cv > 0 ? gsl_ran_lognormal(h->rng, h->jitter_mu, h->jitter_sigma) : 1;
+    sim_time_t ns = (sim_time_t)llround(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz);
     station_submit(&h->cores, ns, exec_done, th, ns);
 }
 

@@ -16,13 +16,16 @@
  * the per-hand-off cost that dominates QD=1 latency.  Work is given in µs at a
  * reference clock and scales with the core's clock: `performance` runs at
  * the boost clock; `ondemand`/`schedutil` run between the idle clock and the
- * boost clock according to the host's recent utilisation.
+ * boost clock according to the host's recent utilisation.  Each stage's CPU
+ * time is drawn around its cost (lognormal, mean = cost, CV = work_cv).
  */
 #ifndef CEPHSIM_MODELS_CPU_H
 #define CEPHSIM_MODELS_CPU_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "queueing.h"
 
@@ -40,6 +43,8 @@ struct cpu_params {
                                    cpufreq ondemand's up_threshold=80) */
     double util_window_us;      /* utilisation averaging window (cpufreq sampling ~10 ms) */
     double wake_us;             /* futex wake + context switch of a sleeping thread, warm core */
+    double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
+    uint32_t index;             /* host index: names the host's random stream */
     int n_cstates;              /* allowed C-states, shallow to deep (max_cstate applied) */
     double cstate_exit_us[CPU_MAX_CSTATES];
     double cstate_residency_us[CPU_MAX_CSTATES];
@@ -49,6 +54,8 @@ struct cpu_host {
     struct sim *s;
     struct cpu_params p;
     struct station cores;
+    gsl_rng *rng;               /* work-time jitter */
+    double jitter_mu, jitter_sigma; /* lognormal with mean 1 and CV work_cv */
     /* utilisation estimate for the governor: EWMA of busy cores */
     double util;
     sim_time_t util_t;

@@ -437,6 +437,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     p->governor_up_util = 0.8; /* cpufreq ondemand up_threshold 80 % */
     p->util_window_us = g && g->ramp_us > 0 ? g->ramp_us : 10000;
     p->wake_us = sc->cost.thread_wake_us;
+    p->work_cv = sc->cost.cpu_work_cv;
     /* allowed idle states: up to max_cstate, within the PM QoS latency limit */
     const char *m = sc->cluster.max_cstate;
     bool poll = !strcmp(m, "POLL") || !strcmp(m, "C0");

@@ -89,7 +89,7 @@ static int cmd_run(int argc, char **argv)
     struct sim_err err = {0};
     bool tty = isatty(STDERR_FILENO);
     if (optind == argc) {
-        rc = study_run_default(stdout, out, sets, n_sets, tty, &err);
+        rc = study_run(stdout, NULL, out, sets, n_sets, tty, &err);
     } else {
         struct scenario sc;
         const char *path = argv[optind];

@@ -42,9 +42,10 @@ void hist_add(struct hist *h, uint64_t ns)
         h->min = ns;
     if (ns > h->max)
         h->max = ns;
-    double x = (double)ns;
-    h->sum += x;
-    h->sumsq += x * x;
+    /* Welford: no cancellation for large values with a small spread */
+    double x = (double)ns, d = x - h->mean;
+    h->mean += d / (double)h->n;
+    h->m2 += d * (x - h->mean);
     h->bucket[hist_val_to_idx(ns)]++;
 }
 
@@ -52,26 +53,28 @@ void hist_merge(struct hist *dst, const struct hist *src)
 {
     if (!src->n)
         return;
+    /* Chan et al.'s pairwise combination of (n, mean, m2) */
+    double na = (double)dst->n, nb = (double)src->n, n = na + nb;
+    double d = src->mean - dst->mean;
+    dst->mean += d * nb / n;
+    dst->m2 += src->m2 + d * d * na * nb / n;
     dst->n += src->n;
     dst->min = src->min < dst->min ? src->min : dst->min;
     dst->max = src->max > dst->max ? src->max : dst->max;
-    dst->sum += src->sum;
-    dst->sumsq += src->sumsq;
     for (int i = 0; i < HIST_PLAT_NR; i++)
         dst->bucket[i] += src->bucket[i];
 }
 
 double hist_mean(const struct hist *h)
 {
-    return h->n ? h->sum / (double)h->n : 0;
+    return h->n ? h->mean : 0;
 }
 
 double hist_stddev(const struct hist *h)
 {
     if (h->n < 2)
         return 0;
-    double n = (double)h->n, m = h->sum / n;
-    double var = (h->sumsq - n * m * m) / (n - 1);
+    double var = h->m2 / (double)(h->n - 1);
     return var > 0 ? sqrt(var) : 0;
 }
 

@@ -27,7 +27,7 @@
 struct hist {
     uint64_t n;
     uint64_t min, max;
-    double sum, sumsq;  /* for exact mean and stddev */
+    double mean, m2;    /* Welford's running mean and sum of squared deviations */
     uint64_t bucket[HIST_PLAT_NR];
 };
 

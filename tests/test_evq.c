@@ -493,13 +493,13 @@ static void ev_hold(struct sim *s, void *obj, uint64_t arg)
 }
 
 /*
- * 10^6 events with a population of 3000: the heap must not outgrow the smallest
- * capacity that holds the population (initial 1024, doubling: 4096), and the
- * cancellation slots are recycled the same way (64, doubling: 4096).
+ * 10^6 events with a population of 5000: the heap must not outgrow the smallest
+ * capacity that holds the population (initial 1024, doubling: 8192), and the
+ * cancellation slots are recycled the same way (64, doubling: 8192).
  */
 static void test_evq_bounded_population_keeps_capacity(void **state)
 {
-    enum { POP = 3000, EVENTS = 1000000 };
+    enum { POP = 5000, EVENTS = 1000000 };
     for (int c = 0; c < 2; c++) {
         struct sim *s = sim_create(1);
         struct hold h = {.rs = 99, .left = EVENTS - POP, .cancellable = c};
@@ -510,10 +510,10 @@ static void test_evq_bounded_population_keeps_capacity(void **state)
                 sim_schedule(s, mix_below(&h.rs, 1000), ev_hold, &h, i);
         }
         assert_int_equal(sim_run(s, SIM_TIME_MAX), EVENTS);
-        assert_int_equal(s->q.cap, 4096);
+        assert_int_equal(s->q.cap, 8192);
         assert_true(s->q.n <= POP);
         if (c)
-            assert_int_equal(s->q.slot_cap, 4096);
+            assert_int_equal(s->q.slot_cap, 8192);
         else
             assert_int_equal(s->q.slot_cap, 0);
         sim_destroy(s);

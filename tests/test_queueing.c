@@ -705,7 +705,11 @@ static void test_throttle_bytes_cap_fifo(void **state)
     sim_destroy(s);
 }
 
-/* Ceph's Throttle lets one request larger than the maximum through when idle. */
+/*
+ * Ceph's Throttle lets a request larger than the maximum through when idle.
+ * While the throttle is over its maximum (held by another oversized request)
+ * it waits, and requests behind it wait in FIFO order.
+ */
 static void test_throttle_oversized_request_allowed_when_idle(void **state)
 {
     struct sim *s = sim_create(1);
@@ -719,19 +723,23 @@ static void test_throttle_oversized_request_allowed_when_idle(void **state)
     sim_run(s, SIM_TIME_MAX);
     assert_int_equal(l.n, 1);
     assert_int_equal(l.who[0], 2);
-    /* oversized while not idle waits until the throttle drains */
-    assert_false(throttle_get(&t, s, 300, throttle_granted, &l, 3));
-    assert_false(throttle_get(&t, s, 1, throttle_granted, &l, 4)); /* FIFO behind it */
     throttle_put(&t, s, 1);
+    assert_int_equal(t.bytes, 0);
+    /* over the maximum: the next oversized request and a small one queue */
+    assert_true(throttle_get(&t, s, 250, throttle_granted, &l, 3));
+    assert_false(throttle_get(&t, s, 300, throttle_granted, &l, 4));
+    assert_false(throttle_get(&t, s, 1, throttle_granted, &l, 5)); /* FIFO behind it */
+    throttle_put(&t, s, 250); /* idle again: 300 goes, 1 waits behind the oversized holder */
     sim_run(s, SIM_TIME_MAX);
     assert_int_equal(l.n, 2);
-    assert_int_equal(l.who[1], 3);
-    assert_int_equal(t.bytes, 300); /* 4 waits behind the oversized holder */
+    assert_int_equal(l.who[1], 4);
+    assert_int_equal(t.bytes, 300);
     assert_int_equal(t.waiters.len, 1);
     throttle_put(&t, s, 300);
     sim_run(s, SIM_TIME_MAX);
     assert_int_equal(l.n, 3);
-    assert_int_equal(l.who[2], 4);
+    assert_int_equal(l.who[2], 5);
+    assert_int_equal(t.bytes, 1);
     sim_destroy(s);
 }
 

@@ -118,6 +118,30 @@ static void test_hist_bucket_relative_error_bound(void **state)
     }
 }
 
+/*
+ * Histograms and sample buffers are large; a fixture allocates them so that a
+ * failed assertion (which longjmps out of the test) leaks nothing: cmocka runs
+ * the teardown either way.
+ */
+enum { MAX_SAMPLES = 200000 };
+
+struct fixture {
+    struct hist h, all, part[3], merged, empty;
+    uint64_t x[MAX_SAMPLES];
+};
+
+static int fixture_setup(void **state)
+{
+    *state = sim_xcalloc(1, sizeof(struct fixture));
+    return 0;
+}
+
+static int fixture_teardown(void **state)
+{
+    free(*state);
+    return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -133,20 +157,21 @@ static int cmp_u64(const void *a, const void *b)
 static void test_hist_percentiles_match_exact_order_statistics(void **state)
 {
     enum { N = 20011 };
-    static struct hist h;
-    uint64_t *x = sim_xcalloc(N, sizeof *x);
+    struct fixture *f = *state;
+    struct hist *h = &f->h;
+    uint64_t *x = f->x;
     const double sigmas[] = {0.1, 1.0, 2.5};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     gsl_rng_set(r, 31337);
     for (int k = 0; k < 3; k++) {
-        hist_reset(&h);
+        hist_reset(h);
         for (int i = 0; i < N; i++) {
             x[i] = (uint64_t)llround(gsl_ran_lognormal(r, log(20000.0), sigmas[k]));
-            hist_add(&h, x[i]);
+            hist_add(h, x[i]);
         }
         qsort(x, N, sizeof *x, cmp_u64);
         uint64_t got[HIST_FIO_NPCT];
-        hist_percentiles(&h, hist_fio_percentiles, HIST_FIO_NPCT, got);
+        hist_percentiles(h, hist_fio_percentiles, HIST_FIO_NPCT, got);
         for (int j = 0; j < HIST_FIO_NPCT; j++) {
             long double need = (long double)hist_fio_percentiles[j] / 100.0L * (long double)N;
             size_t rank = 1;
@@ -157,12 +182,11 @@ static void test_hist_percentiles_match_exact_order_statistics(void **state)
                 fail_msg("sigma %g p%g: %llu vs exact %llu", sigmas[k], hist_fio_percentiles[j],
                          (unsigned long long)got[j], (unsigned long long)exact);
             assert_int_equal(got[j], hist_idx_to_val(hist_val_to_idx(exact)));
-            assert_int_equal(hist_percentile(&h, hist_fio_percentiles[j]), got[j]);
+            assert_int_equal(hist_percentile(h, hist_fio_percentiles[j]), got[j]);
         }
-        assert_int_equal(hist_percentile(&h, 100), hist_idx_to_val(hist_val_to_idx(x[N - 1])));
+        assert_int_equal(hist_percentile(h, 100), hist_idx_to_val(hist_val_to_idx(x[N - 1])));
     }
     gsl_rng_free(r);
-    free(x);
 }
 
 /* Two-pass reference moments in long double. */
@@ -200,30 +224,30 @@ static void check_moments(const struct hist *h, const uint64_t *x, size_t n, con
 static void test_hist_exact_min_max_mean_stddev(void **state)
 {
     enum { N = 50000 };
-    static struct hist h;
-    uint64_t *x = sim_xcalloc(N, sizeof *x);
+    struct fixture *f = *state;
+    struct hist *h = &f->h;
+    uint64_t *x = f->x;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     gsl_rng_set(r, 7);
-    hist_reset(&h);
+    hist_reset(h);
     for (int i = 0; i < N; i++) {
         x[i] = (uint64_t)llround(gsl_ran_lognormal(r, log(150000.0), 0.8));
-        hist_add(&h, x[i]);
+        hist_add(h, x[i]);
     }
-    check_moments(&h, x, N, "lognormal");
+    check_moments(h, x, N, "lognormal");
     /* small integers by hand: {1,2,3,4} mean 2.5, sample sd sqrt(5/3) */
-    hist_reset(&h);
+    hist_reset(h);
     for (uint64_t v = 1; v <= 4; v++)
-        hist_add(&h, v);
-    assert_true(fabs(hist_mean(&h) - 2.5) < 1e-15);
-    assert_true(fabs(hist_stddev(&h) - sqrt(5.0 / 3.0)) < 1e-15);
-    assert_int_equal(h.min, 1);
-    assert_int_equal(h.max, 4);
+        hist_add(h, v);
+    assert_true(fabs(hist_mean(h) - 2.5) < 1e-15);
+    assert_true(fabs(hist_stddev(h) - sqrt(5.0 / 3.0)) < 1e-15);
+    assert_int_equal(h->min, 1);
+    assert_int_equal(h->max, 4);
     /* one sample: stddev 0 as fio prints it */
-    hist_reset(&h);
-    hist_add(&h, 42);
-    assert_true(hist_stddev(&h) == 0 && hist_mean(&h) == 42);
+    hist_reset(h);
+    hist_add(h, 42);
+    assert_true(hist_stddev(h) == 0 && hist_mean(h) == 42);
     gsl_rng_free(r);
-    free(x);
 }
 
 /*
@@ -232,68 +256,70 @@ static void test_hist_exact_min_max_mean_stddev(void **state)
  */
 static void test_hist_stddev_exact_for_large_values_small_spread(void **state)
 {
-    enum { N = 200000 };
-    static struct hist h;
-    static uint64_t x[N]; /* static: a failed assertion longjmps past any free() */
-    hist_reset(&h);
+    enum { N = MAX_SAMPLES };
+    struct fixture *f = *state;
+    struct hist *h = &f->h;
+    uint64_t *x = f->x;
+    hist_reset(h);
     for (int i = 0; i < N; i++) {
         x[i] = 999999937;
-        hist_add(&h, x[i]);
+        hist_add(h, x[i]);
     }
-    check_moments(&h, x, N, "constant 999999937 ns");
-    hist_reset(&h);
+    check_moments(h, x, N, "constant 999999937 ns");
+    hist_reset(h);
     for (int i = 0; i < N; i++) {
         x[i] = 10000000 + (uint64_t)(i % 11);
-        hist_add(&h, x[i]);
+        hist_add(h, x[i]);
     }
-    check_moments(&h, x, N, "10 ms + 0..10 ns");
+    check_moments(h, x, N, "10 ms + 0..10 ns");
 }
 
 static void test_hist_merge_equals_adding_all(void **state)
 {
     enum { N = 30000 };
-    static struct hist all, part[3], merged;
+    struct fixture *f = *state;
+    struct hist *all = &f->all, *part = f->part, *merged = &f->merged, *empty = &f->empty;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     gsl_rng_set(r, 99);
-    hist_reset(&all);
+    hist_reset(all);
     for (int k = 0; k < 3; k++)
         hist_reset(&part[k]);
     for (int i = 0; i < N; i++) {
         /* the parts have different ranges, so min and max come from different parts */
         int k = i % 3;
         uint64_t v = (uint64_t)llround(gsl_ran_exponential(r, 1000.0 * (k + 1))) + 100 * (uint64_t)k;
-        hist_add(&all, v);
+        hist_add(all, v);
         hist_add(&part[k], v);
     }
-    hist_reset(&merged);
-    static struct hist empty;
-    hist_reset(&empty);
-    hist_merge(&merged, &empty);
+    hist_reset(merged);
+    hist_reset(empty);
+    hist_merge(merged, empty);
     for (int k = 0; k < 3; k++)
-        hist_merge(&merged, &part[k]);
-    hist_merge(&merged, &empty);
-    assert_int_equal(merged.n, all.n);
-    assert_int_equal(merged.min, all.min);
-    assert_int_equal(merged.max, all.max);
-    assert_memory_equal(merged.bucket, all.bucket, sizeof all.bucket);
-    assert_true(fabs(hist_mean(&merged) - hist_mean(&all)) <= 1e-12 * hist_mean(&all));
-    assert_true(fabs(hist_stddev(&merged) - hist_stddev(&all)) <= 1e-9 * hist_stddev(&all));
+        hist_merge(merged, &part[k]);
+    hist_merge(merged, empty);
+    assert_int_equal(merged->n, all->n);
+    assert_int_equal(merged->min, all->min);
+    assert_int_equal(merged->max, all->max);
+    assert_memory_equal(merged->bucket, all->bucket, sizeof all->bucket);
+    assert_true(fabs(hist_mean(merged) - hist_mean(all)) <= 1e-12 * hist_mean(all));
+    assert_true(fabs(hist_stddev(merged) - hist_stddev(all)) <= 1e-9 * hist_stddev(all));
     uint64_t a[HIST_FIO_NPCT], b[HIST_FIO_NPCT];
-    hist_percentiles(&all, hist_fio_percentiles, HIST_FIO_NPCT, a);
-    hist_percentiles(&merged, hist_fio_percentiles, HIST_FIO_NPCT, b);
+    hist_percentiles(all, hist_fio_percentiles, HIST_FIO_NPCT, a);
+    hist_percentiles(merged, hist_fio_percentiles, HIST_FIO_NPCT, b);
     assert_memory_equal(a, b, sizeof a);
     gsl_rng_free(r);
 }
 
 static void test_hist_empty(void **state)
 {
-    static struct hist h;
-    hist_reset(&h);
-    assert_int_equal(h.n, 0);
-    assert_true(hist_mean(&h) == 0 && hist_stddev(&h) == 0);
+    struct fixture *f = *state;
+    struct hist *h = &f->h;
+    hist_reset(h);
+    assert_int_equal(h->n, 0);
+    assert_true(hist_mean(h) == 0 && hist_stddev(h) == 0);
     uint64_t out[HIST_FIO_NPCT];
     memset(out, 0xff, sizeof out);
-    hist_percentiles(&h, hist_fio_percentiles, HIST_FIO_NPCT, out);
+    hist_percentiles(h, hist_fio_percentiles, HIST_FIO_NPCT, out);
     for (int j = 0; j < HIST_FIO_NPCT; j++)
         assert_int_equal(out[j], 0);
     /* fio's list as documented (stat.c def_percentile_list) */
@@ -366,11 +392,11 @@ int main(void)
         cmocka_unit_test(test_hist_val_to_idx_matches_reference),
         cmocka_unit_test(test_hist_idx_to_val_matches_reference),
         cmocka_unit_test(test_hist_bucket_relative_error_bound),
-        cmocka_unit_test(test_hist_percentiles_match_exact_order_statistics),
-        cmocka_unit_test(test_hist_exact_min_max_mean_stddev),
-        cmocka_unit_test(test_hist_stddev_exact_for_large_values_small_spread),
-        cmocka_unit_test(test_hist_merge_equals_adding_all),
-        cmocka_unit_test(test_hist_empty),
+        cmocka_unit_test_setup_teardown(test_hist_percentiles_match_exact_order_statistics, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_hist_exact_min_max_mean_stddev, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_hist_stddev_exact_for_large_values_small_spread, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_hist_merge_equals_adding_all, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_hist_empty, fixture_setup, fixture_teardown),
         cmocka_unit_test(test_tavg_piecewise_constant_by_hand),
         cmocka_unit_test(test_lat_sum_accumulates),
         cmocka_unit_test(test_stats_ci95_matches_hand_t_interval),
