@@ -35,7 +35,7 @@ struct fio_job_result {
     int groupid;
     const cJSON *job_options;  /* borrowed: the job's options as strings */
     uint64_t runtime_ns;       /* measured time (after ramp_time) */
-    uint32_t iodepth;          /* for iodepth_level: all I/O at this depth */
+    uint32_t iodepth;          /* iodepth_level: I/O at this depth after the ramp-up of the first iodepth-1 */
     struct fio_ddir_stats dir[FIO_DDIR_NR];
     double usr_cpu, sys_cpu;   /* % of the client thread (simulated) */
     uint64_t job_runtime_ns;   /* added: fio's total_run_time, summed over merged jobs

@@ -172,7 +172,9 @@ int dist_from_json(struct dist *d, const cJSON *j, const char *file, const char 
         int n = 0;
         const cJSON *it;
         cJSON_ArrayForEach(it, pts) {
-            if (n >= DIST_EMPIRICAL_MAX - 2 || !cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
+            if (n >= DIST_EMPIRICAL_MAX - 2)
+                return sim_errf(err, -EINVAL, "%s: %s: at most %d points", file, p, DIST_EMPIRICAL_MAX - 2);
+            if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 ||
                 !cJSON_IsNumber(cJSON_GetArrayItem(it, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(it, 1)))
                 return sim_errf(err, -EINVAL, "%s: %s[%d]: expected [percentile, value]", file, p, n);
             pc[n] = cJSON_GetArrayItem(it, 0)->valuedouble;
@@ -185,7 +187,8 @@ int dist_from_json(struct dist *d, const cJSON *j, const char *file, const char 
     } else {
         static const char *const kinds[] = {"const", "exp", "normal", "lognormal", "uniform", "empirical"};
         const char *dym = jsonu_did_you_mean(kind, kinds, 6);
-        return sim_errf(err, -EINVAL, "%s: %s.dist: unknown distribution '%s'%s%s%s", file, path, kind,
+        return sim_errf(err, -EINVAL, "%s: %s: unknown distribution '%s'%s%s%s", file,
+                        jsonu_path(p, sizeof p, path, "dist"), kind,
                         dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
     }
     return 0;

@@ -65,7 +65,8 @@ int param_bind_value(const struct param_def *d, void *obj, const cJSON *v,
 int param_set_text(const struct param_def *d, void *obj, const char *text,
                    const char *file, const char *path, struct sim_err *err);
 
-/* Add every parameter's current value to json (resolved parameters of a run). */
+/* Add every parameter's current value to json (resolved parameters of a run).
+   Doubles are cJSON numbers: printed, they read back to ~1e-15 relative. */
 void param_to_json(const struct param_def *defs, const void *obj, cJSON *json);
 
 /* Print a table of the parameters: name, type, unit, default, range, help. */
