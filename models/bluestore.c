@@ -16,7 +16,10 @@
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
  *    each commit callback to the PG's shard (osd_txc_committed);
  *  - deferred writes are written to their final place after the commit, in
- *    batches of bluestore_deferred_batch_ops_ssd, off the critical path.
+ *    batches of bluestore_deferred_batch_ops_ssd, off the critical path;
+ *  - RocksDB memtable flushes and compactions cost CPU on their own threads
+ *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
+ *    to the committed txcs: they compete for cores but are off the commit path.
  * Simplifications: no RocksDB compaction/memtable flush, no BlueFS log, no
  * allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
@@ -38,6 +41,7 @@ void bluestore_init(struct bluestore *bs, struct osd *o)
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
     cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
+    cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)o->c->spec.ceph.bluestore_throttle_bytes);
 }
 
@@ -46,6 +50,19 @@ void bluestore_fini(struct bluestore *bs)
     cpu_pool_fini(&bs->aio);
     cpu_pool_fini(&bs->kv_sync);
     cpu_pool_fini(&bs->kv_final);
+    cpu_pool_fini(&bs->rocksdb_bg);
+}
+
+static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    cpu_thread_release(th);
+}
+
+static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t n)
+{
+    struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
+    cpu_exec(th, (double)n * c->spec.cost.rocksdb_background_us_per_txc, rocksdb_bg_done, bs, 0);
 }
 
 /* ---- kv_sync / kv_final ---- */
@@ -86,9 +103,10 @@ static void seq_advance(struct bluestore *bs, struct pg_local *seq)
 static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
+    struct cluster *c = bs_cluster(bs);
     struct txc *t = (struct txc *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
-    uint64_t deferred = 0;
+    uint64_t deferred = 0, n = 0;
     while (t) {
         struct txc *next = t->kv_next;
         lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
@@ -97,10 +115,12 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
         deferred += t->deferred_bytes;
         osd_txc_committed(bs->osd, t->op);
         t = next;
+        n++;
     }
+    if (n && c->spec.cost.rocksdb_background_us_per_txc > 0)
+        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
     if (deferred) {
         /* _deferred_queue: written to the final location in batches, later */
-        struct cluster *c = bs_cluster(bs);
         bs->deferred_pending += deferred;
         uint64_t batch = (uint64_t)c->spec.ceph.bluestore_deferred_batch_ops_ssd * 4096;
         while (bs->deferred_pending >= batch) {
@@ -166,14 +186,23 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     nvme_submit(bs->dev, NVME_WRITE, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
 }
 
+static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns);
+
 static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
     struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
     lat_sum_add(&bs->perf.kv_flush_lat, sim_now(s) - bs->t_phase);
+    kv_submit(s, th, bs, 0);
+}
+
+/* kv_sync after the flush: submit each txc to RocksDB; syscall_ns is CPU the
+   flush cost the thread when it was only a syscall. */
+static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
+{
+    struct cluster *c = bs_cluster(bs);
     double cost = c->spec.cost.bluestore_kv_sync_us + bs->batch_n * c->spec.cost.bluestore_kv_submit_us;
-    cpu_exec(th, stage_cost(c, cost), kv_submitted, bs, 0);
+    cpu_exec(th, stage_cost(c, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 
 /* One _kv_sync_thread iteration: take the whole queue, flush, submit, sync. */
@@ -190,11 +219,18 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
         lat_sum_add(&bs->perf.state_kv_queued_lat, now - t->t_state);
         t->t_state = now;
     }
-    if (bs->aios_since_flush) {
+    if (bs->aios_since_flush && !bs->dev->p.plp) {
         bs->aios_since_flush = false;
         nvme_submit(bs->dev, NVME_FLUSH, 0, kv_flushed, bs, (uint64_t)(uintptr_t)th);
+    } else if (bs->aios_since_flush) {
+        /* no volatile write cache: bdev->flush() is an fdatasync the kernel
+           completes at once, i.e. CPU on this thread */
+        bs->aios_since_flush = false;
+        lat_sum_add(&bs->perf.kv_flush_lat, (sim_time_t)(bs->dev->p.flush_syscall_us * 1e3));
+        kv_submit(s, th, bs, (sim_time_t)(bs->dev->p.flush_syscall_us * 1e3));
     } else {
-        kv_flushed(s, bs, (uint64_t)(uintptr_t)th);
+        lat_sum_add(&bs->perf.kv_flush_lat, 0);
+        kv_submit(s, th, bs, 0);
     }
 }
 

@@ -185,6 +185,7 @@ struct bluestore {
     struct osd *osd;
     struct nvme_dev *dev;
     struct cpu_pool aio, kv_sync, kv_final;
+    struct cpu_pool rocksdb_bg;     /* RocksDB flush/compaction threads */
     struct txc *kv_head, *kv_tail;  /* kv_queue */
     uint32_t kv_len;
     bool kv_running;

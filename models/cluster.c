@@ -184,24 +184,25 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
         image_init(c, &c->image, &spec->image, NULL, img_rng);
     }
 
-    /* one client per job section; numjobs clones are its fio threads */
+    /* fio's rbd engine opens its own rados connection and image in every job
+       thread (numjobs clones included): one client (librbd instance) each */
     const struct fio_jobfile *jf = spec->jobs;
-    c->n_clients = (uint32_t)jf->n_jobs;
-    c->clients = sim_xcalloc(c->n_clients, sizeof *c->clients);
     for (int j = 0; j < jf->n_jobs; j++)
         c->n_results += jf->jobs[j].numjobs;
+    c->n_clients = c->n_results;
+    c->clients = sim_xcalloc(c->n_clients, sizeof *c->clients);
     c->results = sim_xcalloc(c->n_results, sizeof *c->results);
+    uint64_t img_size = c->image.n_objects * c->image.object_size;
     uint32_t slot = 0;
-    for (uint32_t i = 0; i < c->n_clients; i++) {
-        const struct fio_job *job = &jf->jobs[i];
-        uint32_t host = spec->client_hosts ? spec->hosts + i % spec->client_hosts : 0;
-        struct client *cl = &c->clients[i];
-        client_init(cl, c, i, host);
-        cl->n_workers = job->numjobs;
-        cl->workers = sim_xcalloc(job->numjobs, sizeof *cl->workers);
-        uint64_t img_size = c->image.n_objects * c->image.object_size;
-        for (uint32_t k = 0; k < job->numjobs; k++) {
-            struct fio_worker *w = &cl->workers[k];
+    for (int j = 0; j < jf->n_jobs; j++) {
+        const struct fio_job *job = &jf->jobs[j];
+        for (uint32_t k = 0; k < job->numjobs; k++, slot++) {
+            uint32_t host = spec->client_hosts ? spec->hosts + slot % spec->client_hosts : 0;
+            struct client *cl = &c->clients[slot];
+            client_init(cl, c, slot, host);
+            cl->n_workers = 1;
+            cl->workers = sim_xcalloc(1, sizeof *cl->workers);
+            struct fio_worker *w = &cl->workers[0];
             w->cl = cl;
             w->job = job;
             w->index = slot;
@@ -227,7 +228,6 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 hist_reset(&r->dir[d].clat);
                 hist_reset(&r->dir[d].lat);
             }
-            slot++;
         }
     }
     return c;

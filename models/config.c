@@ -104,6 +104,8 @@ const struct param_def stage_cost_params[] = {
     {"bluestore_wal_bytes_per_txc", PARAM_DOUBLE, COST(bluestore_wal_bytes_per_txc), 0, 1e7, 2048,
      NULL, NULL, "bytes", "RocksDB WAL record per txc (onode, OI/SnapSet, pg log, freelist) [est]"},
     C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
+    C(rocksdb_background_us_per_txc, 90, "RocksDB memtable flush + compaction CPU per txc, on the background threads "
+      "(off the commit path; brings a replicated write to ~285 us of OSD CPU at high load, ceph.io 2022) [est]"),
     C(thread_wake_us, 6, "futex/eventfd wake + context switch of a sleeping thread on a warm core (3-15 us, ceph-model.md 6.2) [est]"),
     {"cpu_work_cv", PARAM_DOUBLE, COST(cpu_work_cv), 0, 10, 0.35, NULL, NULL, "ratio",
      "coefficient of variation of each stage's CPU time (lognormal): cache misses, interrupts, SMT [est]"},

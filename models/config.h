@@ -82,7 +82,7 @@ struct stage_costs {
     /* BlueStore */
     double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
-        bluestore_deferred_us;
+        bluestore_deferred_us, rocksdb_background_us_per_txc;
     /* the operating system */
     double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
     double cpu_work_cv;       /* spread of each stage's CPU time */

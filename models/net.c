@@ -1,10 +1,10 @@
 /*
- * net.c - links and switch (see net.h).  A message's path:
- * tx station (serialisation) -> fixed delay (PHYs, switch, store-and-forward
- * serialisation handled by the switch egress station) -> rx station
- * (receive-side serialisation is overlapped with the wire in cut-through, so
- * rx holds the link only for contention accounting: zero extra latency when
- * idle) -> delivered.
+ * net.c - links and switch (see net.h).  A message's path: the sender's
+ * transmit link (FIFO, serialisation at line rate) -> PHY to the switch ->
+ * the switch port towards the receiver (FIFO: where flows from several
+ * senders contend; cut-through starts forwarding after the header,
+ * store-and-forward after the whole message) -> PHY -> the receiver's
+ * IRQ -> epoll wake -> delivered.
  */
 #include "net.h"
 
@@ -31,31 +31,29 @@ void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t
     n->n_hosts = n_hosts;
     SIM_ASSERT(p->line_rate_gbps > 0 && p->mtu_bytes > p->l3_header_bytes + 64);
     n->tx = sim_xcalloc(n_hosts, sizeof *n->tx);
-    n->rx = sim_xcalloc(n_hosts, sizeof *n->rx);
-    n->sw = sim_xcalloc(n_hosts, sizeof *n->sw);
-    for (uint32_t i = 0; i < n_hosts; i++) {
-        station_init(&n->tx[i], s, 1);
-        station_init(&n->rx[i], s, 1);
-        station_init(&n->sw[i], s, 1);
-    }
+    n->egress = sim_xcalloc(n_hosts, sizeof *n->egress);
+    n->t_reset = sim_now(s);
 }
 
 void net_fini(struct net *n)
 {
     free(n->tx);
-    free(n->rx);
-    free(n->sw);
+    free(n->egress);
     memset(n, 0, sizeof *n);
 }
 
 void net_reset_stats(struct net *n)
 {
-    for (uint32_t i = 0; i < n->n_hosts; i++) {
-        station_reset_stats(&n->tx[i]);
-        station_reset_stats(&n->rx[i]);
-        station_reset_stats(&n->sw[i]);
-    }
+    for (uint32_t i = 0; i < n->n_hosts; i++)
+        n->tx[i].busy_ns = n->egress[i].busy_ns = 0;
+    n->t_reset = sim_now(n->s);
     n->messages = n->bytes = 0;
+}
+
+double net_tx_utilisation(const struct net *n, uint32_t host)
+{
+    sim_time_t t = sim_now(n->s) - n->t_reset;
+    return t ? n->tx[host].busy_ns / (double)t : 0;
 }
 
 sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes)
@@ -66,18 +64,27 @@ sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes)
     return (sim_time_t)llround(wire * 8.0 / p->line_rate_gbps);
 }
 
-static sim_time_t fixed_delay_ns(const struct net_params *p)
+static sim_time_t us_ns(double us)
 {
-    double us = p->phy_latency_us + p->irq_wake_us;
-    if (p->has_switch)
-        us += p->phy_latency_us + p->switch_latency_us; /* two hops through a switch */
     return (sim_time_t)llround(us * 1e3);
 }
 
 sim_time_t net_one_way_ns(const struct net_params *p, uint32_t bytes)
 {
     sim_time_t ser = net_serialisation_ns(p, bytes);
-    return ser + fixed_delay_ns(p) + (p->has_switch && p->switch_store_forward ? ser : 0);
+    if (!p->has_switch)
+        return ser + us_ns(p->phy_latency_us + p->irq_wake_us);
+    return ser + us_ns(2 * p->phy_latency_us + p->switch_latency_us + p->irq_wake_us) +
+           (p->switch_store_forward ? ser : 0);
+}
+
+/* Take a FIFO link from start for ser ns; returns when it begins sending. */
+static sim_time_t link_take(struct net_link *l, sim_time_t start, sim_time_t ser)
+{
+    sim_time_t begin = start > l->free_at ? start : l->free_at;
+    l->free_at = begin + ser;
+    l->busy_ns += (double)ser;
+    return begin;
 }
 
 static void msg_delivered(struct sim *s, void *obj, uint64_t arg)
@@ -90,25 +97,14 @@ static void msg_delivered(struct sim *s, void *obj, uint64_t arg)
     done(s, o, a);
 }
 
-static void msg_at_rx(struct sim *s, void *obj, uint64_t arg)
-{
-    struct net_msg *m = obj;
-    /* receive link: contention only (the bytes streamed in during the wire time) */
-    station_submit(&m->n->rx[m->dst], 0, msg_delivered, m, 0);
-}
-
+/* The message's head reached the switch: queue on the port towards dst. */
 static void msg_at_switch(struct sim *s, void *obj, uint64_t arg)
 {
     struct net_msg *m = obj;
     struct net *n = m->n;
-    sim_time_t egress = n->p.switch_store_forward ? net_serialisation_ns(&n->p, m->bytes) : 0;
-    station_submit(&n->sw[m->dst], egress, msg_at_rx, m, 0);
-}
-
-static void msg_sent(struct sim *s, void *obj, uint64_t arg)
-{
-    struct net_msg *m = obj;
-    sim_schedule(s, fixed_delay_ns(&m->n->p), m->n->p.has_switch ? msg_at_switch : msg_at_rx, m, 0);
+    sim_time_t ser = net_serialisation_ns(&n->p, m->bytes);
+    sim_time_t begin = link_take(&n->egress[m->dst], sim_now(s), ser);
+    sim_schedule_at(s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
 }
 
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
@@ -118,11 +114,20 @@ void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_eve
     n->messages++;
     n->bytes += bytes;
     if (src == dst) {
-        sim_schedule(n->s, (sim_time_t)llround((n->p.loopback_us + n->p.irq_wake_us) * 1e3),
-                     delivered, obj, arg);
+        sim_schedule(n->s, us_ns(n->p.loopback_us + n->p.irq_wake_us), delivered, obj, arg);
         return;
     }
     struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
     *m = (struct net_msg){.n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
-    station_submit(&n->tx[src], net_serialisation_ns(&n->p, bytes), msg_sent, m, 0);
+    sim_time_t ser = net_serialisation_ns(&n->p, bytes);
+    sim_time_t begin = link_take(&n->tx[src], sim_now(n->s), ser);
+    if (!n->p.has_switch) {
+        /* back to back: the receiver sees the bytes as they are sent */
+        sim_schedule_at(n->s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
+        return;
+    }
+    sim_time_t head = begin + us_ns(n->p.phy_latency_us + n->p.switch_latency_us);
+    if (n->p.switch_store_forward)
+        head += ser;
+    sim_schedule_at(n->s, head, msg_at_switch, m, 0);
 }

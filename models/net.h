@@ -36,17 +36,31 @@ struct net_params {
     double irq_wake_us;         /* NIC interrupt -> softirq -> epoll wake of the receiver */
 };
 
+/*
+ * Links are FIFO single servers whose customers arrive in time order, so each
+ * is kept as the time it is next free (Lindley's recursion): a message costs
+ * one event at the switch (where messages from several senders meet, in
+ * arrival order) and one at delivery, and no queue storage.
+ */
+struct net_link {
+    sim_time_t free_at;
+    double busy_ns;     /* since the last reset */
+};
+
 struct net {
     struct sim *s;
     struct net_params p;
     uint32_t n_hosts;
-    struct station *tx, *rx, *sw; /* per host; sw = switch egress port to that host */
+    struct net_link *tx, *egress; /* per host: its NIC's transmit side; the switch port towards it */
+    sim_time_t t_reset;
     uint64_t messages, bytes;
 };
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts);
 void net_fini(struct net *n);
 void net_reset_stats(struct net *n);
+/* Busy fraction of host's transmit link since the last reset. */
+double net_tx_utilisation(const struct net *n, uint32_t host);
 
 /* Send bytes from host src to host dst; delivered(sim, obj, arg) when the last byte arrived. */
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,

@@ -36,17 +36,24 @@ struct nvme_params {
     double tail_spike_prob, tail_spike_us;
 };
 
+/*
+ * Both stages are FIFO with arrivals in time order, so they are kept as
+ * "next free" times (Lindley's recursion): an I/O costs one event.
+ */
 struct nvme_dev {
     struct sim *s;
     struct nvme_params p;
-    struct station xfer;     /* throughput stage */
-    struct station internal; /* latency stage */
+    sim_time_t xfer_free;        /* throughput stage: one server */
+    sim_time_t *internal_free;   /* latency stage: internal_parallelism servers */
+    double xfer_busy_ns;
+    sim_time_t t_reset;
     struct dist read_dist, write_dist;
     gsl_rng *rng;
     uint64_t reads, writes, flushes, bytes_written, bytes_read;
 };
 
 void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, uint32_t index);
+void nvme_fini(struct nvme_dev *d);
 /* Submit one I/O; done(sim, obj, arg) runs at completion (done may be NULL for reads/writes). */
 void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
                  uint64_t arg);

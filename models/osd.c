@@ -723,6 +723,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
 void osd_fini(struct osd *o)
 {
     bluestore_fini(&o->bs);
+    nvme_fini(&o->dev);
     if (o->msgr != o->shards) {
         for (uint32_t i = 0; i < o->n_msgr; i++)
             cpu_pool_fini(&o->msgr[i]);

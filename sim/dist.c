@@ -82,7 +82,7 @@ double dist_sample(const struct dist *d, gsl_rng *r)
     case DIST_CONST: return d->a;
     case DIST_EXP: x = gsl_ran_exponential(r, d->a); break;
     case DIST_NORMAL: x = d->a + gsl_ran_gaussian_ziggurat(r, d->b); break;
-    case DIST_LOGNORMAL: x = d->b > 0 ? gsl_ran_lognormal(r, d->mu, d->sigma) : d->a; break;
+    case DIST_LOGNORMAL: x = d->b > 0 ? exp(d->mu + d->sigma * gsl_ran_gaussian_ziggurat(r, 1.0)) : d->a; break;
     case DIST_UNIFORM: x = gsl_ran_flat(r, d->a, d->b); break;
     case DIST_EMPIRICAL: x = dist_quantile(d, gsl_rng_uniform(r)); break;
     }

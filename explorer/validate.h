@@ -1,0 +1,172 @@
+/*
+ * validate.h - compare a real capture with a simulation of the same workload
+ * (`cephsim validate`).
+ *
+ * A "capture" is a directory in the lab kit's shape (tests/lab/capture.sh) or
+ * a `cephsim run` output directory: fio.json (fio --output-format=json),
+ * osd.N.perf.json (perf dump) and op-tracker dumps: osd.N.historic_window.json[.gz]
+ * (the kit's every-op window), else osd.N.historic_ops.json[.gz] (cephsim, or
+ * any dump_historic_ops), else osd.N.historic.json[.gz] (the kit's tail dump:
+ * the slowest ops, a biased sample - flagged in the report).
+ * Compared: fio IOPS and completion latency (clat mean, p50, p99), the per-stage
+ * intervals of primary osd_op writes rebuilt from the op-tracker events
+ * (initiated -> queued_for_pg -> reached_pg -> started -> waiting for subops ->
+ * op_commit -> last sub_op_commit_rec -> commit_sent, plus the primary's total
+ * initiated -> commit_sent), the share of those ops that waited for an object
+ * rw lock, and the OSD op_w / op_rw counters per fio I/O (librbd merging).
+ * Errors are relative (sim - real) / |real|, the lock-wait share is compared in
+ * absolute points, distributions also by their two-sample Kolmogorov-Smirnov
+ * distance.  Exit status follows diff: 0 within tolerance, 1 outside, 2 trouble.
+ */
+#ifndef CEPHSIM_EXPLORER_VALIDATE_H
+#define CEPHSIM_EXPLORER_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "err.h"
+
+struct cluster;
+
+/* Distributions compared: the 7 primary stages of trace.h, then the total. */
+#define VALIDATE_N_DISTS 8
+#define VALIDATE_MAX_PCT 32
+#define VALIDATE_MAX_SETS 12
+#define VALIDATE_SET_LEN 160
+
+/* Scalar metrics (tolerance keys in brackets). */
+enum validate_metric {
+    VALIDATE_IOPS,       /* [iops]       fio IOPS of the main direction */
+    VALIDATE_LAT_MEAN,   /* [lat_mean]   fio clat mean */
+    VALIDATE_LAT_P50,    /* [lat_p50]    fio clat 50th percentile */
+    VALIDATE_LAT_P99,    /* [lat_p99]    fio clat 99th percentile */
+    VALIDATE_OP_W,       /* [op_w]       perf dump op_w per fio I/O (all OSDs) */
+    VALIDATE_OP_RW,      /* [op_rw]      perf dump op_rw per fio I/O */
+    VALIDATE_LOCK_WAITS, /* [lock_waits] share of primary writes with "waiting for rw locks" */
+    VALIDATE_N_METRICS
+};
+
+/* What one directory holds, reduced to the compared quantities. */
+struct validate_capture {
+    char dir[1024];
+    /* fio.json */
+    bool has_fio;
+    int ddir;                    /* 1 write (when the jobs wrote), 0 read */
+    double iops, lat_mean_us, lat_p50_us, lat_p99_us;
+    uint64_t total_ios;
+    double runtime_s;
+    int n_pct;                   /* clat percentile table (for the CDF plot) */
+    double pct[VALIDATE_MAX_PCT], pct_us[VALIDATE_MAX_PCT];
+    /* osd.N.perf.json, summed over OSDs */
+    int n_perf;
+    double op_w, op_rw;
+    /* op-tracker dumps */
+    int n_dumps;
+    char ops_source[48];         /* "historic_window", "historic_ops", "historic (slowest ops)" */
+    bool ops_biased;             /* only the slowest ops were kept */
+    size_t n_writes;             /* primary osd_op writes found */
+    size_t n_lock_wait_ops;      /* of those, ops with >= 1 "waiting for rw locks" */
+    uint64_t lock_wait_events;
+    double *dist_us[VALIDATE_N_DISTS]; /* sorted samples (µs) */
+    size_t n_dist[VALIDATE_N_DISTS];
+};
+
+/* Name of a distribution ("initiated->queued_for_pg", ..., "initiated->commit_sent"). */
+const char *validate_dist_name(int d);
+/* Tolerance key of a metric ("iops", "lat_mean", ...). */
+const char *validate_metric_key(enum validate_metric m);
+
+/* Load a capture or a cephsim output directory; needs fio.json, the rest is optional. */
+int validate_capture_load(const char *dir, struct validate_capture *cap, struct sim_err *err);
+/* The same quantities from a simulated cluster after cluster_run (calibration, no files). */
+int validate_capture_from_cluster(struct cluster *c, struct validate_capture *cap,
+                                  struct sim_err *err);
+void validate_capture_free(struct validate_capture *cap);
+
+/*
+ * The --set overrides that make a scenario run the workload of the capture in dir:
+ * fio rw/bs/iodepth/numjobs/rwmixread from fio.json's job options, the image kind and
+ * rbd_io_scheduler from the kit's meta.json (or a cephsim run's sim.json).
+ * Returns how many were written to sets (each "path=value").
+ */
+int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max,
+                          struct sim_err *err);
+
+/* Relative error (sim - real) / |real|; 0 when both are 0, +-INFINITY when only real is 0. */
+double validate_rel_error(double sim, double real);
+/* Two-sample Kolmogorov-Smirnov distance sup |F_a - F_b| of two ascending samples. */
+double validate_ks_distance(const double *a, size_t na, const double *b, size_t nb);
+/* Asymptotic p-value of distance d for sample sizes na, nb (Kolmogorov's Q_KS). */
+double validate_ks_pvalue(double d, size_t na, size_t nb);
+/* Median of an ascending sample (NAN when empty). */
+double validate_median(const double *v, size_t n);
+
+/* Tolerances: NAN = reported, not checked.  dist_* are per distribution. */
+struct validate_tolerance {
+    double metric[VALIDATE_N_METRICS];
+    double dist_median[VALIDATE_N_DISTS]; /* relative error of the median ("stage", "stage.<name>") */
+    double dist_ks[VALIDATE_N_DISTS];     /* KS distance ("ks", "ks.<name>") */
+};
+
+/* iops 20 %, lat_mean 25 %, lat_p50 25 %, lat_p99 50 %, op_w 20 %, op_rw 20 %,
+   lock_waits 0.05 (absolute share); stages and KS reported only. */
+void validate_tolerance_defaults(struct validate_tolerance *t);
+
+/*
+ * Apply "key=value[,key=value...]" on top of t: value "20%" or "0.2" (a fraction),
+ * or "off".  Keys: the metric keys, stage, ks, stage.<stage>, ks.<stage> where
+ * <stage> is queued_for_pg, reached_pg, started, subops, op_commit, sub_op_commit_rec,
+ * commit_sent or total.  Unknown keys are errors with a did-you-mean.
+ */
+int validate_tolerance_parse(const char *text, struct validate_tolerance *t, struct sim_err *err);
+
+struct validate_row {
+    char name[64];
+    char unit[12];
+    double real, sim;            /* metric value, or the distribution's median */
+    double err;                  /* relative (abs_err: absolute) */
+    bool abs_err;
+    double ks, ks_p;             /* distributions: KS distance and p-value, else NAN */
+    size_t n_real, n_sim;        /* distribution sample sizes */
+    double tol, ks_tol;          /* NAN = not checked */
+    bool available;              /* both sides have the data */
+    bool pass;                   /* within tolerance (true when not checked) */
+};
+
+struct validate_report {
+    struct validate_row rows[VALIDATE_N_METRICS + VALIDATE_N_DISTS];
+    int n;
+    int n_checked, n_failed;
+    bool pass;
+};
+
+/* Compare real with sim under tol. */
+void validate_compare(const struct validate_capture *real, const struct validate_capture *sim,
+                      const struct validate_tolerance *tol, struct validate_report *rep);
+
+/* The report as a text table. */
+void validate_print(FILE *f, const struct validate_capture *real,
+                    const struct validate_capture *sim, const struct validate_report *rep);
+
+/* The report as JSON (validate.json). */
+cJSON *validate_report_json(const struct validate_capture *real,
+                            const struct validate_capture *sim, const struct validate_report *rep);
+
+/*
+ * Write the CDF data of real and sim per stage (and fio's clat percentiles) under
+ * out_dir with a gnuplot script, and run gnuplot to make cdf.png when it exists.
+ * Returns 1 when the PNG was made, 0 when gnuplot is missing, negative on error.
+ */
+int validate_plot(const struct validate_capture *real, const struct validate_capture *sim,
+                  const char *out_dir, struct sim_err *err);
+
+/*
+ * cephsim validate --real DIR (--sim DIR | --run SCENARIO [--set P=V]...)
+ *                  [--tolerance K=V,...] [-o DIR] [--no-plot] [--json] [-q]
+ */
+int cmd_validate(int argc, char **argv);
+
+#endif

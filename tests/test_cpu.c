@@ -1,0 +1,654 @@
+/*
+ * test_cpu.c - the host CPU model (models/cpu.c) against expectations worked
+ * out by hand or from queueing theory: the wake-up latency of a sleeping
+ * thread with C1 only, with a deep C-state and with POLL (Linux cpuidle: the
+ * deepest state whose target residency the idle period exceeded, its exit
+ * latency added to the scheduler's wake cost); the thread pool's dispatch
+ * order (private queue, FRONT, HIGH, NORMAL FIFO), one wake-up per sleeping
+ * thread and none for a polling pool; cpu_exec's clock scaling; the
+ * ondemand/schedutil governor at low and sustained load; M/M/c (Erlang C) on
+ * the host's cores; and the lognormal work jitter (mean = cost, CV = work_cv).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+#include "cpu.h"
+#include "err.h"
+#include "sim.h"
+#include "stats.h"
+
+/* A host with no wake-up cost at all, running at the reference clock. */
+static struct cpu_params base_params(void)
+{
+    return (struct cpu_params){
+        .cores = 4,
+        .max_clock_ghz = 3.0,
+        .idle_clock_ghz = 3.0,
+        .ref_clock_ghz = 3.0,
+        .governor = CPU_GOV_PERFORMANCE,
+        .governor_up_util = 0.8,
+        .util_window_us = 1000,
+        .wake_us = 0,
+        .work_cv = 0,
+        .n_cstates = 0,
+    };
+}
+
+/* wake 5 us; C1: exit 1 us, residency 2 us (max_cstate=C1). */
+static struct cpu_params c1_params(void)
+{
+    struct cpu_params p = base_params();
+    p.wake_us = 5;
+    p.n_cstates = 1;
+    p.cstate_exit_us[0] = 1;
+    p.cstate_residency_us[0] = 2;
+    return p;
+}
+
+/* C1 as above plus a deep state: exit 25 us, residency 800 us (epyc-7302p's C2). */
+static struct cpu_params deep_params(void)
+{
+    struct cpu_params p = c1_params();
+    p.n_cstates = 2;
+    p.cstate_exit_us[1] = 25;
+    p.cstate_residency_us[1] = 800;
+    return p;
+}
+
+static void assert_in_ci(const char *what, double theory, const double *x, int n)
+{
+    struct ci c = stats_ci95(x, n);
+    if (!(fabs(c.mean - theory) <= c.half))
+        fail_msg("%s: expected %.6g outside the 95%% CI %.6g +- %.3g (n=%d)", what, theory, c.mean,
+                 c.half, n);
+}
+
+/* ---- a log of items run, for the pool tests ---- */
+
+struct run_log {
+    struct cpu_pool *pool;
+    int n;
+    sim_time_t t[64];
+    uint64_t arg[64];
+    uint32_t thread[64];
+    double work_us;       /* each item burns this much CPU, then releases */
+};
+
+static void item_released(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    cpu_thread_release(th);
+}
+
+/* Records when and on which thread it started, burns work_us, releases. */
+static void log_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct run_log *l = obj;
+    SIM_ASSERT(l->n < 64);
+    l->t[l->n] = sim_now(s);
+    l->arg[l->n] = arg;
+    l->thread[l->n] = th->index;
+    l->n++;
+    if (l->work_us > 0)
+        cpu_exec(th, l->work_us, item_released, l, arg);
+    else
+        cpu_thread_release(th);
+}
+
+/* Event: submit one NORMAL item of the log's pool (arg = the item's tag). */
+static void submit_ev(struct sim *s, void *obj, uint64_t arg)
+{
+    struct run_log *l = obj;
+    cpu_pool_submit(l->pool, CPU_PRIO_NORMAL, log_item, l, arg);
+}
+
+/* ---- wake-up latency ---- */
+
+/*
+ * By hand: C1 only -> wake 5 + (idle >= 2 us ? 1 : 0); with C2 -> 5 + 25 once
+ * idle >= 800 us, 5 + 1 in between; POLL (no states) -> 5 whatever the idle.
+ */
+static void test_wake_latency_cstates(void **state)
+{
+    struct sim *s = sim_create(1);
+    struct cpu_host h;
+    struct cpu_params p = c1_params();
+    cpu_host_init(&h, s, &p);
+    assert_int_equal(cpu_wake_latency_ns(&h, 1000), 5000);          /* 1 us < C1 residency */
+    assert_int_equal(cpu_wake_latency_ns(&h, 2000), 6000);          /* exactly the residency */
+    assert_int_equal(cpu_wake_latency_ns(&h, 10000000), 6000);      /* 10 ms: still C1 */
+
+    p = deep_params();
+    p.index = 1; /* a second host of the same sim needs its own random stream */
+    cpu_host_init(&h, s, &p);
+    assert_int_equal(cpu_wake_latency_ns(&h, 1000), 5000);
+    assert_int_equal(cpu_wake_latency_ns(&h, 500000), 6000);        /* shorter than C2's residency */
+    assert_int_equal(cpu_wake_latency_ns(&h, 799999), 6000);
+    assert_int_equal(cpu_wake_latency_ns(&h, 800000), 30000);       /* reaches C2 */
+    assert_int_equal(cpu_wake_latency_ns(&h, 10000000), 30000);
+
+    p = c1_params();
+    p.n_cstates = 0; /* max_cstate=POLL */
+    p.index = 2;
+    cpu_host_init(&h, s, &p);
+    assert_int_equal(cpu_wake_latency_ns(&h, 10000000), 5000);
+    sim_destroy(s);
+}
+
+/*
+ * The same through a pool: a thread asleep since t=0 gets an item at 1 ms
+ * (idle 1 ms >= 800 us): it starts at 1 ms + 30 us with C2, + 6 us with C1
+ * only.  Its next item arrives 100 us after it went back to sleep (idle
+ * < 800 us): + 6 us in both cases.
+ */
+static void test_wake_latency_through_pool(void **state)
+{
+    for (int deep = 0; deep <= 1; deep++) {
+        struct sim *s = sim_create(2);
+        struct cpu_host h;
+        struct cpu_params p = deep ? deep_params() : c1_params();
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 1);
+        struct run_log l = {.pool = &pool, .work_us = 0};
+        sim_schedule(s, 1000000, submit_ev, &l, 1);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, 1);
+        sim_time_t first = deep ? 1030000 : 1006000;
+        assert_int_equal(l.t[0], first);
+        /* the item released at once: the thread sleeps from l.t[0] */
+        sim_schedule(s, 100000, submit_ev, &l, 2);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, 2);
+        assert_int_equal(l.t[1], first + 100000 + 6000);
+        assert_int_equal(h.wakeups, 2);
+        assert_true(fabs(h.wake_ns_total - (double)(first - 1000000 + 6000)) < 0.5);
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/* ---- pool dispatch order ---- */
+
+/* A 1-thread pool busy with a 10 us blocker (tag 0) from t=0; returns at t=1 us. */
+static void start_blocked(struct sim **s, struct cpu_host *h, struct cpu_pool *pool, struct run_log *l)
+{
+    *s = sim_create(3);
+    struct cpu_params p = base_params();
+    cpu_host_init(h, *s, &p);
+    cpu_pool_init(pool, h, "t", 1);
+    *l = (struct run_log){.pool = pool, .work_us = 10};
+    cpu_pool_submit(pool, CPU_PRIO_NORMAL, log_item, l, 0);
+    sim_run(*s, 1000);
+    assert_int_equal(l->n, 1);
+    assert_true(pool->threads[0].busy);
+}
+
+static void assert_order(const struct run_log *l, const uint64_t *want, int n)
+{
+    assert_int_equal(l->n, n);
+    for (int i = 0; i < n; i++)
+        if (l->arg[i] != want[i])
+            fail_msg("item %d: ran tag %llu, expected %llu", i, (unsigned long long)l->arg[i],
+                     (unsigned long long)want[i]);
+}
+
+static void test_pool_fifo(void **state)
+{
+    struct sim *s;
+    struct cpu_host h;
+    struct cpu_pool pool;
+    struct run_log l;
+    start_blocked(&s, &h, &pool, &l);
+    for (uint64_t i = 1; i <= 5; i++)
+        cpu_pool_submit(&pool, CPU_PRIO_NORMAL, log_item, &l, i);
+    sim_run(s, SIM_TIME_MAX);
+    const uint64_t want[] = {0, 1, 2, 3, 4, 5};
+    assert_order(&l, want, 6);
+    /* back to back on one thread: each starts when the previous 10 us ended */
+    for (int i = 1; i < 6; i++)
+        assert_int_equal(l.t[i], 10000 * i);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/*
+ * Submitted while the thread is busy, in this order: N1, H1, N2, H2, F1, F2.
+ * Expected: FRONT items at the head of the high queue (the later one first,
+ * like enqueue_front), then HIGH FIFO, then NORMAL FIFO.
+ */
+static void test_pool_priorities(void **state)
+{
+    struct sim *s;
+    struct cpu_host h;
+    struct cpu_pool pool;
+    struct run_log l;
+    start_blocked(&s, &h, &pool, &l);
+    cpu_pool_submit(&pool, CPU_PRIO_NORMAL, log_item, &l, 11);
+    cpu_pool_submit(&pool, CPU_PRIO_HIGH, log_item, &l, 21);
+    cpu_pool_submit(&pool, CPU_PRIO_NORMAL, log_item, &l, 12);
+    cpu_pool_submit(&pool, CPU_PRIO_HIGH, log_item, &l, 22);
+    cpu_pool_submit(&pool, CPU_PRIO_FRONT, log_item, &l, 31);
+    cpu_pool_submit(&pool, CPU_PRIO_FRONT, log_item, &l, 32);
+    sim_run(s, SIM_TIME_MAX);
+    const uint64_t want[] = {0, 32, 31, 21, 22, 11, 12};
+    assert_order(&l, want, 7);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/* The thread's private queue comes before FRONT, HIGH and NORMAL work. */
+static void test_pool_private_first(void **state)
+{
+    struct sim *s;
+    struct cpu_host h;
+    struct cpu_pool pool;
+    struct run_log l;
+    start_blocked(&s, &h, &pool, &l);
+    cpu_pool_submit(&pool, CPU_PRIO_NORMAL, log_item, &l, 11);
+    cpu_pool_submit(&pool, CPU_PRIO_HIGH, log_item, &l, 21);
+    cpu_pool_submit(&pool, CPU_PRIO_FRONT, log_item, &l, 31);
+    cpu_thread_submit(&pool.threads[0], log_item, &l, 41);
+    cpu_thread_submit(&pool.threads[0], log_item, &l, 42);
+    sim_run(s, SIM_TIME_MAX);
+    const uint64_t want[] = {0, 41, 42, 31, 21, 11};
+    assert_order(&l, want, 6);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/*
+ * 10 items of 10 us submitted at once to 4 sleeping threads (C1 host: a wake
+ * costs 6 us): exactly 4 wake-ups, the remaining 6 items are taken by threads
+ * that are already awake.  2 items to 4 sleeping threads: 2 wake-ups.
+ */
+static void test_pool_one_wakeup_per_thread(void **state)
+{
+    for (int items = 2; items <= 10; items += 8) {
+        struct sim *s = sim_create(4);
+        struct cpu_host h;
+        struct cpu_params p = c1_params();
+        p.cores = 8;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 4);
+        struct run_log l = {.pool = &pool, .work_us = 10};
+        sim_run(s, 1000000); /* everyone asleep for 1 ms */
+        for (int i = 0; i < items; i++)
+            cpu_pool_submit(&pool, CPU_PRIO_NORMAL, log_item, &l, (uint64_t)i);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, items);
+        uint64_t want_wakeups = items < 4 ? (uint64_t)items : 4;
+        assert_int_equal(h.wakeups, want_wakeups);
+        assert_true(fabs(h.wake_ns_total - 6000.0 * (double)want_wakeups) < 0.5);
+        assert_int_equal(pool.items_run, items);
+        /* the first min(items, 4) start after one wake; the rest follow 10 us items on awake threads */
+        for (int i = 0; i < l.n; i++) {
+            sim_time_t want_t = 1000000 + 6000 + (sim_time_t)(i / 4) * 10000;
+            assert_int_equal(l.t[i], want_t);
+        }
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/*
+ * A thread already waking claims the queued item it was woken for: no second
+ * thread is woken for it.  3 threads, C1 host (wake 5 us, 6 us once idle >= 2 us):
+ * A at t=0 wakes thread 0 (starts 5 us, runs to 15 us); B at 14 us wakes
+ * thread 1 (ready at 20 us), but thread 0 frees at 15 us and takes B; C at
+ * 16 us finds thread 1 still waking for one queued item: no wake-up, and
+ * thread 1 runs C at 20 us.  Two wake-ups in all; thread 2 never wakes.
+ */
+static void test_pool_no_redundant_wakeup(void **state)
+{
+    struct sim *s = sim_create(9);
+    struct cpu_host h;
+    struct cpu_params p = c1_params();
+    p.cores = 8;
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool pool;
+    cpu_pool_init(&pool, &h, "t", 3);
+    struct run_log l = {.pool = &pool, .work_us = 10};
+    sim_schedule(s, 0, submit_ev, &l, 1);
+    sim_schedule(s, 14000, submit_ev, &l, 2);
+    sim_schedule(s, 16000, submit_ev, &l, 3);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(l.n, 3);
+    const sim_time_t want_t[] = {5000, 15000, 20000};
+    const uint32_t want_th[] = {0, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(l.arg[i], (uint64_t)i + 1);
+        assert_int_equal(l.t[i], want_t[i]);
+        assert_int_equal(l.thread[i], want_th[i]);
+    }
+    assert_int_equal(h.wakeups, 2);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/* A polling pool (Seastar reactor) never pays a wake-up, even after a long idle with C2. */
+static void test_pool_polling_no_wake_cost(void **state)
+{
+    struct sim *s = sim_create(5);
+    struct cpu_host h;
+    struct cpu_params p = deep_params();
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool pool;
+    cpu_pool_init(&pool, &h, "reactor", 2);
+    pool.polling = true;
+    struct run_log l = {.pool = &pool, .work_us = 0};
+    sim_schedule(s, 10000000, submit_ev, &l, 1);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(l.n, 1);
+    assert_int_equal(l.t[0], 10000000);
+    assert_true(h.wake_ns_total == 0);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/* ---- cpu_exec ---- */
+
+struct exec_probe {
+    struct cpu_pool *pool;
+    double work_us;
+    int remaining;          /* execs still to run back to back */
+    sim_time_t t0;
+    double *dur_ns;         /* optional: each exec's duration */
+    int n;
+};
+
+static void probe_step(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void probe_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct exec_probe *e = obj;
+    if (e->dur_ns)
+        e->dur_ns[e->n] = (double)(sim_now(s) - e->t0);
+    e->n++;
+    probe_step(s, th, obj, arg);
+}
+
+static void probe_step(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct exec_probe *e = obj;
+    if (e->remaining-- <= 0) {
+        cpu_thread_release(th);
+        return;
+    }
+    e->t0 = sim_now(s);
+    cpu_exec(th, e->work_us, probe_done, e, 0);
+}
+
+/* Performance governor, work_cv 0: 33 us at ref 3.0 GHz on a 3.3 GHz core = 30 us; at 2.0 GHz, 49.5 us. */
+static void test_exec_clock_scaling(void **state)
+{
+    const double clocks[] = {3.3, 2.0, 3.0};
+    const sim_time_t want[] = {30000, 49500, 33000};
+    for (int k = 0; k < 3; k++) {
+        struct sim *s = sim_create(6);
+        struct cpu_host h;
+        struct cpu_params p = base_params();
+        p.max_clock_ghz = p.idle_clock_ghz = clocks[k];
+        cpu_host_init(&h, s, &p);
+        assert_true(fabs(cpu_clock_ghz(&h) - clocks[k]) < 1e-12);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 1);
+        double dur[3];
+        struct exec_probe e = {.pool = &pool, .work_us = 33, .remaining = 3, .dur_ns = dur};
+        cpu_pool_submit(&pool, CPU_PRIO_NORMAL, probe_step, &e, 0);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(e.n, 3);
+        for (int i = 0; i < 3; i++)
+            assert_true(dur[i] == (double)want[k]);
+        assert_true(pool.threads[0].busy_ns == 3.0 * (double)want[k]);
+        assert_true(h.busy_ns_total == 3.0 * (double)want[k]);
+        assert_false(pool.threads[0].busy);
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/* ---- governor ---- */
+
+/* Event: one isolated 10 us exec every period on a 1-thread pool. */
+struct sparse_load {
+    struct cpu_pool *pool;
+    struct exec_probe e;
+    sim_time_t period;
+    int left;
+};
+
+static void sparse_tick(struct sim *s, void *obj, uint64_t arg)
+{
+    struct sparse_load *sl = obj;
+    sl->e.remaining = 1;
+    cpu_pool_submit(sl->pool, CPU_PRIO_NORMAL, probe_step, &sl->e, 0);
+    if (--sl->left > 0)
+        sim_schedule(s, sl->period, sparse_tick, sl, 0);
+}
+
+/*
+ * ondemand/schedutil (idle 1.5, max 3.3 GHz, ref 3.0, up_util 0.8, window
+ * 1 ms), 4 cores.  Low load: one 10 us item per ms (0.25 % utilisation)
+ * runs at the idle clock: 10 x 3.0 / 1.5 = 20 us (allow 20.5: the
+ * utilisation it creates itself lifts the clock by < 1 %).
+ * Sustained load: 8 threads (> 4 cores) back to back: the clock converges
+ * to 3.3 GHz (an exec's core time -> 10 x 3.0 / 3.3 = 9.09 us) within a few
+ * windows and is not there yet during the first window (a ramp, not a jump).
+ * Performance runs at max even at low load.
+ */
+static void test_governor(void **state)
+{
+    const enum cpu_governor govs[] = {CPU_GOV_ONDEMAND, CPU_GOV_SCHEDUTIL, CPU_GOV_PERFORMANCE};
+    for (int g = 0; g < 3; g++) {
+        struct cpu_params p = base_params();
+        p.governor = govs[g];
+        p.idle_clock_ghz = govs[g] == CPU_GOV_PERFORMANCE ? 3.3 : 1.5;
+        p.max_clock_ghz = 3.3;
+
+        /* low load */
+        struct sim *s = sim_create(7);
+        struct cpu_host h;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 1);
+        double dur[50];
+        struct sparse_load sl = {.pool = &pool, .period = 1000000, .left = 50,
+                                 .e = {.pool = &pool, .work_us = 10, .dur_ns = dur}};
+        sim_schedule(s, 0, sparse_tick, &sl, 0);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(sl.e.n, 50);
+        for (int i = 0; i < 50; i++) {
+            if (govs[g] == CPU_GOV_PERFORMANCE)
+                assert_true(fabs(dur[i] - 10000 * 3.0 / 3.3) <= 1);
+            else
+                assert_true(dur[i] >= 20000 - 1 && dur[i] <= 20500);
+        }
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+
+        /* sustained load */
+        s = sim_create(8);
+        cpu_host_init(&h, s, &p);
+        cpu_pool_init(&pool, &h, "t", 8);
+        struct exec_probe e[8];
+        for (int i = 0; i < 8; i++) {
+            e[i] = (struct exec_probe){.pool = &pool, .work_us = 10, .remaining = 1 << 30};
+            cpu_thread_submit(&pool.threads[i], probe_step, &e[i], 0);
+        }
+        double first_window_clock = 0;
+        for (int ms = 1; ms <= 10; ms++) {
+            double busy0 = pool.threads[0].busy_ns;
+            int n0 = e[0].n;
+            sim_run(s, (sim_time_t)ms * 1000000);
+            double per_exec_ns = (pool.threads[0].busy_ns - busy0) / (e[0].n - n0);
+            double clock = 10000 * 3.0 / per_exec_ns; /* clock the execs of this ms ran at */
+            if (ms == 1)
+                first_window_clock = clock;
+            if (ms >= 5)
+                assert_true(fabs(clock - 3.3) < 0.005);
+        }
+        if (govs[g] == CPU_GOV_PERFORMANCE)
+            assert_true(fabs(first_window_clock - 3.3) < 1e-3);
+        else
+            assert_true(first_window_clock < 3.2);
+        assert_true(fabs(cpu_clock_ghz(&h) - 3.3) < 1e-6);
+        assert_true(cpu_host_busy_cores(&h) > 3.99); /* cores saturated */
+        /* stop the loops: sim is destroyed with events pending */
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/* ---- M/M/c on the cores ---- */
+
+struct mmc {
+    struct cpu_pool *pool;
+    gsl_rng *rng;
+    double lambda_per_ns, mean_work_us;
+    sim_time_t t_end;
+};
+
+static void mmc_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct mmc *m = obj;
+    cpu_exec(th, gsl_ran_exponential(m->rng, m->mean_work_us), item_released, m, 0);
+}
+
+static void mmc_arrival(struct sim *s, void *obj, uint64_t arg)
+{
+    struct mmc *m = obj;
+    cpu_pool_submit(m->pool, CPU_PRIO_NORMAL, mmc_item, m, 0);
+    sim_time_t gap = (sim_time_t)llround(gsl_ran_exponential(m->rng, 1.0 / m->lambda_per_ns));
+    if (sim_now(s) + gap < m->t_end)
+        sim_schedule(s, gap, mmc_arrival, m, 0);
+}
+
+/* Erlang C: probability that an arrival waits, c servers, offered load a = lambda / mu. */
+static double erlang_c(int c, double a)
+{
+    double term = 1, sum = 1; /* a^k / k! for k = 0 */
+    for (int k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    double last = term * a / c; /* a^c / c! */
+    double rho = a / c;
+    return last / (1 - rho) / (sum + last / (1 - rho));
+}
+
+/*
+ * Poisson arrivals (rate 0.32 /us) of exponential work (mean 10 us) to a
+ * polling pool of 64 threads on 4 cores at the reference clock: the cores are
+ * an M/M/4 queue at rho = 0.8.  Mean wait for a core = C(4, 3.2) / (c mu - lambda)
+ * = 0.59643 / 0.08 /us = 7.455 us; each replication's mean after a 20 ms warm-up,
+ * 20 replications, must bracket it; utilisation 0.8 likewise.
+ */
+static void test_cores_mmc(void **state)
+{
+    enum { REPS = 20 };
+    const int c = 4;
+    const double mean_us = 10, lambda_us = 0.32;
+    double wq[REPS], util[REPS];
+    for (int r = 0; r < REPS; r++) {
+        struct sim *s = sim_create(100 + (uint64_t)r);
+        struct cpu_host h;
+        struct cpu_params p = base_params();
+        p.cores = (uint32_t)c;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 64);
+        pool.polling = true;
+        struct mmc m = {.pool = &pool, .rng = sim_rng(s, "test", 0, "mmc"),
+                        .lambda_per_ns = lambda_us / 1e3, .mean_work_us = mean_us,
+                        .t_end = 300 * SIM_NS_PER_MS};
+        sim_schedule(s, 0, mmc_arrival, &m, 0);
+        sim_run(s, 20 * SIM_NS_PER_MS);
+        cpu_host_reset_stats(&h);
+        sim_run(s, m.t_end);
+        wq[r] = station_mean_wait_ns(&h.cores) / 1e3;
+        util[r] = station_utilisation(&h.cores);
+        sim_run(s, SIM_TIME_MAX);
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+    double a = lambda_us * mean_us;
+    double want_wq = erlang_c(c, a) / (c / mean_us - lambda_us);
+    assert_true(fabs(want_wq - 7.455) < 0.001); /* the hand figure above */
+    assert_in_ci("M/M/4 mean wait for a core (us)", want_wq, wq, REPS);
+    assert_in_ci("M/M/4 utilisation", a / c, util, REPS);
+    struct ci ci = stats_ci95(wq, REPS);
+    assert_true(ci.half < 0.05 * want_wq); /* tight enough to mean something */
+}
+
+/* ---- jitter ---- */
+
+/*
+ * work_cv 0.2 and 0.5, a 10 us stage on an otherwise idle host at the
+ * reference clock: the mean exec time over 10 replications of 20,000 execs
+ * brackets 10 us, and the pooled coefficient of variation is work_cv +- 5 %.
+ */
+static void test_exec_jitter(void **state)
+{
+    enum { REPS = 10, N = 20000 };
+    const double cvs[] = {0.2, 0.5};
+    double *dur = malloc(N * sizeof *dur);
+    for (int k = 0; k < 2; k++) {
+        double means[REPS], sum = 0, sum2 = 0;
+        for (int r = 0; r < REPS; r++) {
+            struct sim *s = sim_create(200 + (uint64_t)r);
+            struct cpu_host h;
+            struct cpu_params p = base_params();
+            p.work_cv = cvs[k];
+            cpu_host_init(&h, s, &p);
+            struct cpu_pool pool;
+            cpu_pool_init(&pool, &h, "t", 1);
+            struct exec_probe e = {.pool = &pool, .work_us = 10, .remaining = N, .dur_ns = dur};
+            cpu_pool_submit(&pool, CPU_PRIO_NORMAL, probe_step, &e, 0);
+            sim_run(s, SIM_TIME_MAX);
+            assert_int_equal(e.n, N);
+            double m = 0;
+            for (int i = 0; i < N; i++) {
+                m += dur[i];
+                sum += dur[i];
+                sum2 += dur[i] * dur[i];
+            }
+            means[r] = m / N / 1e3;
+            cpu_pool_fini(&pool);
+            sim_destroy(s);
+        }
+        assert_in_ci("mean exec time with jitter (us)", 10.0, means, REPS);
+        double n = (double)N * REPS, mean = sum / n;
+        double cv = sqrt((sum2 - n * mean * mean) / (n - 1)) / mean;
+        if (fabs(cv - cvs[k]) > 0.05 * cvs[k])
+            fail_msg("work_cv %.2f: measured CV %.4f", cvs[k], cv);
+    }
+    free(dur);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wake_latency_cstates),
+        cmocka_unit_test(test_wake_latency_through_pool),
+        cmocka_unit_test(test_pool_fifo),
+        cmocka_unit_test(test_pool_priorities),
+        cmocka_unit_test(test_pool_private_first),
+        cmocka_unit_test(test_pool_one_wakeup_per_thread),
+        cmocka_unit_test(test_pool_no_redundant_wakeup),
+        cmocka_unit_test(test_pool_polling_no_wake_cost),
+        cmocka_unit_test(test_exec_clock_scaling),
+        cmocka_unit_test(test_governor),
+        cmocka_unit_test(test_cores_mmc),
+        cmocka_unit_test(test_exec_jitter),
+    };
+    return cmocka_run_group_tests_name("cpu", tests, NULL, NULL);
+}
