@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "jsonu.h"
 #include "runner.h"
@@ -84,6 +85,34 @@ static int count_sets(const char *const *s)
     return n;
 }
 
+struct study_progress {
+    int done, total;
+    double t0;
+    bool on;
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One step of a study done: "[k/N] ETA" on stderr once it takes over a second. */
+static void progress_step(struct study_progress *p)
+{
+    p->done++;
+    double el = now_s() - p->t0;
+    if (!p->on || el < 1.0)
+        return;
+    double eta = el / p->done * (p->total - p->done);
+    fprintf(stderr, "\rcephsim: %d/%d runs [%3.0f%%] [eta %02dm:%02ds]  ", p->done, p->total,
+            100.0 * p->done / p->total, (int)eta / 60, (int)eta % 60);
+    if (p->done == p->total)
+        fprintf(stderr, "\r%50s\r", "");
+    fflush(stderr);
+}
+
 /* Run base + common + variant + user overrides; summary into sum. */
 static int run_variant(const char *base, const char *const *common, int n_common, const char *const *vsets,
                        int n_vsets, const char *const *user, int n_user, const char *out_dir, bool progress,
@@ -124,7 +153,7 @@ static int write_summary(const char *dir, const char *name, cJSON *j, struct sim
     return rc;
 }
 
-static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_user, bool progress,
+static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
                      struct sim_err *err)
 {
     static const char *const common[] = {"sim.duration_s=2", "sim.replications=3"};
@@ -140,7 +169,8 @@ static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_us
         char out[1100];
         snprintf(out, sizeof out, "%s/qd1-latency", dir);
         int rc = run_variant("scenarios/qd1-latency.json", common, 2, qd1_variants[i].sets,
-                             count_sets(qd1_variants[i].sets), user, n_user, i == 0 ? out : NULL, progress, &s, err);
+                             count_sets(qd1_variants[i].sets), user, n_user, i == 0 ? out : NULL, false, &s, err);
+        progress_step(progress);
         if (rc < 0) {
             cJSON_Delete(rows);
             return rc;
@@ -162,7 +192,7 @@ static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_us
     return write_summary(dir, "qd1-latency.json", rows, err);
 }
 
-static int study_clone(FILE *f, const char *dir, const char *const *user, int n_user, bool progress,
+static int study_clone(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
                        struct sim_err *err)
 {
     static const char *const common[] = {"sim.duration_s=0.5", "sim.warmup_s=0.2", "sim.replications=2"};
@@ -189,7 +219,8 @@ static int study_clone(FILE *f, const char *dir, const char *const *user, int n_
             snprintf(out, sizeof out, "%s/clone-serialisation", dir);
             bool keep = i == 2 && c == 2; /* the seed's case: full outputs */
             int rc = run_variant("scenarios/clone-serialisation.json", common, 3, vs, nv, user, n_user,
-                                 keep ? out : NULL, progress, &s, err);
+                                 keep ? out : NULL, false, &s, err);
+            progress_step(progress);
             if (rc < 0) {
                 cJSON_Delete(rows);
                 return rc;
@@ -207,7 +238,7 @@ static int study_clone(FILE *f, const char *dir, const char *const *user, int n_
     return write_summary(dir, "clone-serialisation.json", rows, err);
 }
 
-static int study_copyup(FILE *f, const char *dir, const char *const *user, int n_user, bool progress,
+static int study_copyup(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
                         struct sim_err *err)
 {
     static const char *const common[] = {"image.copied_up=0", "fio.rw=randwrite", "fio.iodepth=1",
@@ -219,7 +250,8 @@ static int study_copyup(FILE *f, const char *dir, const char *const *user, int n
     for (int i = 0; i < n; i++) {
         struct run_summary s;
         int rc = run_variant("scenarios/clone-serialisation.json", common, 6, copyup_variants[i].sets,
-                             count_sets(copyup_variants[i].sets), user, n_user, NULL, progress, &s, err);
+                             count_sets(copyup_variants[i].sets), user, n_user, NULL, false, &s, err);
+        progress_step(progress);
         if (rc < 0) {
             cJSON_Delete(rows);
             return rc;
@@ -247,12 +279,18 @@ int study_run(FILE *f, const char *which, const char *out_dir, const char *const
     if (mkdir(buf, 0777) && errno != EEXIST)
         return sim_errf(err, -errno, "%s: cannot create: %s", dir, strerror(errno));
     int rc = 0;
+    int n_qd1 = (int)(sizeof qd1_variants / sizeof qd1_variants[0]);
+    int n_clone = (int)(sizeof clone_variants / sizeof clone_variants[0]) * N_CLONE_COLUMNS;
+    int n_copyup = (int)(sizeof copyup_variants / sizeof copyup_variants[0]);
+    struct study_progress pg = {.t0 = now_s(), .on = progress};
+    pg.total = (!which || !strcmp(which, "qd1") ? n_qd1 : 0) + (!which || !strcmp(which, "clone") ? n_clone : 0) +
+               (!which || !strcmp(which, "copyup") ? n_copyup : 0);
     if (!which || !strcmp(which, "qd1"))
-        rc = study_qd1(f, dir, sets, n_sets, progress, err);
+        rc = study_qd1(f, dir, sets, n_sets, &pg, err);
     if (rc == 0 && (!which || !strcmp(which, "clone")))
-        rc = study_clone(f, dir, sets, n_sets, progress, err);
+        rc = study_clone(f, dir, sets, n_sets, &pg, err);
     if (rc == 0 && (!which || !strcmp(which, "copyup")))
-        rc = study_copyup(f, dir, sets, n_sets, progress, err);
+        rc = study_copyup(f, dir, sets, n_sets, &pg, err);
     if (rc == 0)
         fprintf(f, "\nsummaries: %s/{qd1-latency,clone-serialisation,copyup}.json\n", dir);
     return rc;

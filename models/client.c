@@ -9,9 +9,11 @@
  *    thinktime, ramp_time (stats reset), size/io_size/number_ios limits.
  *  - librbd: rbd_non_blocking_aio hands each request to the io_context thread
  *    (rbd_op_threads, default 1; QueueImageDispatch); the Striper maps it to
- *    objects of 1 << order bytes; the write-around cache is a pass-through
- *    until the first flush (rbd_cache_writethrough_until_flush; fio never
- *    flushes), so it is not modelled further.
+ *    objects of 1 << order bytes; the write-around cache
+ *    (WriteAroundObjectDispatch) is a pass-through until the first flush
+ *    (rbd_cache_writethrough_until_flush, default true; fio never flushes);
+ *    with rbd_cache on and that option off, a write is acknowledged at once
+ *    while the bytes in flight stay within rbd_cache_max_dirty.
  *  - SimpleSchedulerObjectDispatch (rbd_io_scheduler=simple): once 10 latency
  *    samples exist, a write to an object that has a write in flight is held
  *    and merged with adjacent held writes, and dispatched when the in-flight
@@ -32,6 +34,7 @@
 
 #include "cluster-internal.h"
 #include "err.h"
+#include "replay.h"
 
 #define MSG_HEADER_BYTES 320 /* MOSDOp front + msgr2 frame [est] */
 #define REPLY_BYTES 220
@@ -113,7 +116,10 @@ static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint6
     /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
     struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
     cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
-    fio_issue_item(s, th, w, 0);
+    if (w->job)
+        fio_issue_item(s, th, w, 0);
+    else
+        cpu_thread_release(th); /* a replay port's worker (replay.c) issues nothing itself */
 }
 
 static void fio_issue_later(struct sim *s, void *obj, uint64_t arg)
@@ -183,7 +189,11 @@ static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
 
 static void fio_completed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
-    fio_issue_item(s, th, obj, 0);
+    struct fio_worker *w = obj;
+    if (w->job)
+        fio_issue_item(s, th, w, 0);
+    else
+        cpu_thread_release(th);
 }
 
 static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -195,6 +205,8 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     /* fio stamps the completion when it reaps it (io_u completion) */
     if (c->measuring && io->t_issue >= c->t_measure_start)
         record_io(c, io, now);
+    if (!w->job)
+        replay_io_done(w, io, now);
     w->inflight--;
     pool_put(&c->io_pool, io);
     cpu_exec(th, c->spec.cost.fio_complete_us, fio_completed, w, 0);
@@ -242,6 +254,10 @@ static void rop_free(struct client *cl, struct rados_op *rop)
 /* Complete the fio I/Os a finished write or read carried. */
 static void rop_complete_ios(struct client *cl, struct rados_op *rop)
 {
+    if (rop->acked_early) {
+        cl->writearound_bytes -= rop->acked_early;
+        rop->acked_early = 0;
+    }
     struct fio_io *io = rop->ios;
     while (io) {
         struct fio_io *next = io->next;
@@ -286,17 +302,23 @@ static bool scheduler_hold(struct client *cl, struct rados_op *rop)
     if (c->spec.ceph.rbd_io_scheduler != RBD_IO_SCHEDULER_SIMPLE || obj->inflight_writes == 0 ||
         cl->sched_samples < (uint64_t)c->spec.ceph.rbd_simple_scheduler_min_samples)
         return false;
+    /* an I/O split over several objects is linked from each part: never merged */
+    if (rop->ios && rop->ios->parts > 1)
+        return false;
     /* merge with an adjacent held write if there is one */
     for (struct rados_op *h = obj->held; h; h = h->next) {
         if (h->off + h->len == rop->off || rop->off + rop->len == h->off) {
             if (rop->off < h->off)
                 h->off = rop->off;
             h->len += rop->len;
-            struct fio_io *tail = rop->ios;
-            while (tail->next)
-                tail = tail->next;
-            tail->next = h->ios;
-            h->ios = rop->ios;
+            h->acked_early += rop->acked_early;
+            if (rop->ios) {
+                struct fio_io *tail = rop->ios;
+                while (tail->next)
+                    tail = tail->next;
+                tail->next = h->ios;
+                h->ios = rop->ios;
+            }
             rop_free(cl, rop);
             return true;
         }
@@ -387,19 +409,27 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
     struct image *img = &cl->c->image;
     /* Striper: one object request per object extent */
     uint64_t off = io->offset, end = io->offset + io->len;
-    io->parts = 0;
+    io->parts = (uint32_t)((end - 1) / img->object_size - off / img->object_size + 1);
     while (off < end) {
         uint64_t objno = off / img->object_size;
         uint64_t obj_off = off % img->object_size;
         uint64_t len = img->object_size - obj_off;
         if (len > end - off)
             len = end - off;
-        io->parts++;
         struct rados_op *rop = rop_new(cl, img, objno, io->ddir == FIO_DDIR_READ ? RADOS_READ : RADOS_WRITE);
         rop->off = obj_off;
         rop->len = len;
         rop->ios = io;
         off += len;
+        bool writearound = cl->c->spec.ceph.rbd_cache && !cl->c->spec.ceph.rbd_cache_writethrough_until_flush;
+        if (rop->kind == RADOS_WRITE && writearound &&
+            cl->writearound_bytes + len <= (uint64_t)cl->c->spec.ceph.rbd_cache_max_dirty) {
+            /* WriteAroundObjectDispatch::handle_write: acknowledged now, sent anyway */
+            cl->writearound_bytes += len;
+            rop->acked_early = len;
+            rop->ios = NULL;
+            io_part_done(cl, io, rop);
+        }
         if (rop->kind == RADOS_READ) {
             /* a clone object not copied up is read from the parent */
             if (in_parent_overlap(rop) && !rop->obj->exists) {
@@ -616,4 +646,29 @@ void client_start(struct client *cl)
         struct fio_worker *w = &cl->workers[i];
         sim_schedule(cl->c->s, w->job->startdelay_ns, worker_start, w, 0);
     }
+}
+
+/* ---- trace replay (replay.h): I/Os handed in by a port instead of a job ---- */
+
+static void replay_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_io *io = obj;
+    cpu_exec(th, io->w->cl->c->spec.cost.fio_submit_us, fio_submitted, io, 0);
+}
+
+struct fio_io *client_issue_io(struct fio_worker *w, int ddir, uint64_t offset, uint64_t len)
+{
+    struct cluster *c = w->cl->c;
+    SIM_ASSERT(!w->job && len > 0);
+    struct fio_io *io = pool_get(&c->io_pool);
+    io->w = w;
+    io->ddir = ddir;
+    io->offset = offset;
+    io->len = len;
+    io->t_issue = sim_now(c->s);
+    w->issued++;
+    w->bytes_issued += len;
+    w->inflight++;
+    cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, replay_issue_item, io, 0);
+    return io;
 }

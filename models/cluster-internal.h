@@ -72,6 +72,7 @@ struct rados_op {
     int result;              /* 0 or -ENOENT */
     struct fio_io *ios;      /* the fio I/Os this op completes (merged writes) */
     struct rados_op *copyup_parent; /* parent read / map update: the copy-up it serves */
+    uint64_t acked_early;    /* write-around: bytes already acknowledged to fio */
     uint32_t primary;        /* OSD id */
     sim_time_t t_sent, t_reply_rx;
     /* the primary's milestones, for the waterfall */
@@ -129,6 +130,8 @@ struct client {
     uint64_t next_tid;
     /* LatencyStats of SimpleSchedulerObjectDispatch: writes completed so far */
     uint64_t sched_samples;
+    /* WriteAroundObjectDispatch: bytes acknowledged to fio but still in flight */
+    uint64_t writearound_bytes;
 };
 
 /* ---- OSD side ---- */

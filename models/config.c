@@ -51,6 +51,7 @@ const struct param_def ceph_option_params[] = {
     B(rbd_non_blocking_aio, 1, "hand rbd_aio_* to the io_context thread (QueueImageDispatch); default true"),
     B(rbd_cache, 1, "librbd cache (writearound policy); default true"),
     B(rbd_cache_writethrough_until_flush, 1, "cache is pass-through until the first flush; default true (fio never flushes)"),
+    I(rbd_cache_max_dirty, 0, 1LL << 40, 24LL << 20, "bytes", "write-around: in-flight bytes acknowledged early (WriteAroundObjectDispatch m_max_dirty); default 24 MiB"),
     I(objecter_inflight_ops, 1, 1 << 24, 1024, "count", "Objecter op throttle; default 1024"),
     I(objecter_inflight_op_bytes, 1, 1LL << 40, 100LL << 20, "bytes", "Objecter byte throttle; default 100 MiB"),
     I(rbd_simple_scheduler_min_samples, 0, 1000, 10, "count", "latency samples before the simple scheduler holds writes (LatencyStats window 10)"),

@@ -56,6 +56,7 @@ struct ceph_options {
     bool rbd_non_blocking_aio;
     bool rbd_cache;
     bool rbd_cache_writethrough_until_flush;
+    int64_t rbd_cache_max_dirty;
     int64_t objecter_inflight_ops;
     int64_t objecter_inflight_op_bytes;
     int64_t rbd_simple_scheduler_min_samples; /* LatencyStats window before holding (10) */

@@ -33,7 +33,9 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
 
 void cpu_host_reset_stats(struct cpu_host *h)
 {
+    cpu_clock_ghz(h); /* fold the busy time so far into the governor's estimate */
     station_reset_stats(&h->cores);
+    h->util_area = 0;
     h->busy_ns_total = 0;
     h->wakeups = 0;
     h->wake_ns_total = 0;
@@ -58,14 +60,21 @@ double cpu_clock_ghz(struct cpu_host *h)
     }
     /* cpufreq ondemand/schedutil: frequency follows recent utilisation
        (exponentially weighted over util_window_us), reaching the max clock at
-       governor_up_util. */
+       governor_up_util.  The busy fraction since the last look is the mean of
+       the cores' busy count over that interval (not the instant value, which
+       misses the job that just finished). */
     sim_time_t now = sim_now(h->s);
-    double dt = (double)(now - h->util_t);
-    double w = p->util_window_us * 1e3;
-    double a = w > 0 ? exp(-dt / w) : 0;
-    double busy = (double)h->cores.busy / p->cores;
-    h->util = h->util * a + busy * (1 - a);
-    h->util_t = now;
+    if (now > h->util_t) {
+        const struct tavg *b = &h->cores.busy_avg;
+        double area = b->area + b->value * (double)(now - b->t_last);
+        double dt = (double)(now - h->util_t);
+        double busy = (area - h->util_area) / dt / p->cores;
+        double w = p->util_window_us * 1e3;
+        double a = w > 0 ? exp(-dt / w) : 0;
+        h->util = h->util * a + busy * (1 - a);
+        h->util_t = now;
+        h->util_area = area;
+    }
     double f = p->governor_up_util > 0 ? h->util / p->governor_up_util : 1;
     if (f > 1)
         f = 1;
@@ -174,7 +183,18 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 static void thread_wake(struct cpu_thread *th)
 {
     struct cpu_host *h = th->pool->host;
-    sim_time_t lat = th->pool->polling ? 0 : cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
+    SIM_ASSERT(!th->busy && !th->waking);
+    /* A woken thread goes back to the core it last ran on when that core is
+       idle (select_idle_sibling's prev_cpu), which has then been idle about as
+       long as the thread slept: its C-state follows the thread's sleep.  When
+       every core is busy it runs on one that is awake: no C-state exit. */
+    sim_time_t lat;
+    if (th->pool->polling)
+        lat = 0;
+    else if (h->cores.busy >= h->p.cores)
+        lat = cpu_wake_latency_ns(h, 0);
+    else
+        lat = cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
     th->waking = true;
     h->wakeups++;
     h->wake_ns_total += (double)lat;
@@ -188,10 +208,12 @@ static void pool_kick(struct cpu_pool *p)
     struct cpu_thread *idle = NULL;
     for (uint32_t i = 0; i < p->n_threads; i++) {
         struct cpu_thread *th = &p->threads[i];
-        if (th->waking)
-            waking++;
-        else if (!th->busy && !idle)
+        if (th->waking) {
+            if (!th->private_q.len) /* woken for its own work: no claim on shared work */
+                waking++;
+        } else if (!th->busy && !idle) {
             idle = th;
+        }
     }
     if (idle && queued > waking)
         thread_wake(idle);
@@ -246,6 +268,8 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
     itemq_push_back(&th->private_q, it);
     if (!th->busy && !th->waking)
         thread_wake(th);
+    else if (th->waking)
+        pool_kick(th->pool); /* its wake no longer covers the shared work it was counted for */
 }
 
 static void exec_done(struct sim *s, void *obj, uint64_t ns)

@@ -56,9 +56,10 @@ struct cpu_host {
     struct station cores;
     gsl_rng *rng;               /* work-time jitter */
     double jitter_mu, jitter_sigma; /* lognormal with mean 1 and CV work_cv */
-    /* utilisation estimate for the governor: EWMA of busy cores */
+    /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
     sim_time_t util_t;
+    double util_area;           /* busy-core area of cores.busy_avg at util_t */
     double busy_ns_total;       /* CPU time consumed since the last reset */
     uint64_t wakeups;
     double wake_ns_total;

@@ -15,9 +15,12 @@ void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, u
     d->p = *p;
     SIM_ASSERT(p->internal_parallelism > 0 && p->rand_write_iops > 0 && p->rand_read_iops > 0);
     d->internal_free = sim_xcalloc(p->internal_parallelism, sizeof *d->internal_free);
+    /* the latency stage supplies what the throughput stage (1 / IOPS) does not */
     double w1 = 1e6 / p->rand_write_iops, r1 = 1e6 / p->rand_read_iops;
-    d->write_dist = dist_lognormal(fmax(0.5, p->write_latency_us - w1), p->latency_cv);
-    d->read_dist = dist_lognormal(fmax(0.5, p->read_latency_us - r1), p->latency_cv);
+    d->write_dist = p->write_shape ? dist_shifted(&p->write_dist, -w1, 0.5)
+                                   : dist_lognormal(fmax(0.5, p->write_latency_us - w1), p->latency_cv);
+    d->read_dist = p->read_shape ? dist_shifted(&p->read_dist, -r1, 0.5)
+                                 : dist_lognormal(fmax(0.5, p->read_latency_us - r1), p->latency_cv);
     d->rng = sim_rng(s, "nvme", index, "service");
     d->t_reset = sim_now(s);
 }
@@ -34,8 +37,9 @@ void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_
     sim_time_t now = sim_now(d->s);
     if (op == NVME_FLUSH) {
         d->flushes++;
-        double us = d->p.plp ? d->p.flush_syscall_us : d->p.flush_latency_us;
-        sim_schedule(d->s, (sim_time_t)llround(us * 1e3), done, obj, arg);
+        double us = d->p.plp ? d->p.flush_syscall_us
+                    : d->p.flush_shape ? dist_sample(&d->p.flush_dist, d->rng) : d->p.flush_latency_us;
+        sim_schedule(d->s, (sim_time_t)(us * 1e3 + 0.5), done, obj, arg);
         return;
     }
     double iops, mbps;
@@ -60,7 +64,7 @@ void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_
     d->xfer_busy_ns += (double)x;
     /* latency stage: the earliest free of internal_parallelism servers */
     double us = dist_sample(lat, d->rng);
-    if (d->p.tail_spike_prob > 0 && gsl_rng_uniform(d->rng) < d->p.tail_spike_prob)
+    if (op == NVME_WRITE && d->p.tail_spike_prob > 0 && gsl_rng_uniform(d->rng) < d->p.tail_spike_prob)
         us += d->p.tail_spike_us;
     uint32_t best = 0;
     for (uint32_t i = 1; i < d->p.internal_parallelism; i++)

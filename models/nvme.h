@@ -33,7 +33,11 @@ struct nvme_params {
     bool plp;                                   /* no volatile write cache */
     double flush_latency_us;                    /* with a volatile cache */
     double flush_syscall_us;                    /* fdatasync on a PLP drive */
-    double tail_spike_prob, tail_spike_us;
+    double tail_spike_prob, tail_spike_us;  /* write-queue stalls (PM983 firmware) */
+    /* measured latency shapes (the profile's percentile tables), when known;
+       else a lognormal with mean = typical latency and CV latency_cv */
+    bool read_shape, write_shape, flush_shape;
+    struct dist read_dist, write_dist, flush_dist; /* whole QD=1 latency, us */
 };
 
 /*

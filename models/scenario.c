@@ -435,7 +435,8 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     if (gov == CPU_GOV_PERFORMANCE)
         p->idle_clock_ghz = p->max_clock_ghz;
     p->governor_up_util = 0.8; /* cpufreq ondemand up_threshold 80 % */
-    p->util_window_us = g && g->ramp_us > 0 ? g->ramp_us : 10000;
+    /* the EWMA reaches up_util of a step load after ramp_us: tau = ramp / ln(1 / (1 - up)) */
+    p->util_window_us = (g && g->ramp_us > 0 ? g->ramp_us : 10000) / log(1 / (1 - p->governor_up_util));
     p->wake_us = sc->cost.thread_wake_us;
     p->work_cv = sc->cost.cpu_work_cv;
     /* allowed idle states: up to max_cstate, within the PM QoS latency limit */
@@ -451,6 +452,24 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
         if (!strcmp(cs->name, m))
             break;
     }
+}
+
+/* A profile's percentile table as an empirical distribution (equal
+   consecutive percentiles, as fio prints at its resolution, are merged). */
+static int pct_dist(struct dist *d, const struct hw_pct_point *pts, int n, struct sim_err *err)
+{
+    double pct[DIST_EMPIRICAL_MAX], val[DIST_EMPIRICAL_MAX];
+    int m = 0;
+    for (int i = 0; i < n && m < DIST_EMPIRICAL_MAX - 2; i++) {
+        if (m && pts[i].us <= val[m - 1]) {
+            pct[m - 1] = pts[i].pct; /* same value: keep the higher percentile */
+            continue;
+        }
+        pct[m] = pts[i].pct;
+        val[m] = pts[i].us;
+        m++;
+    }
+    return dist_empirical(d, pct, val, m, err);
 }
 
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
@@ -480,6 +499,13 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
         .loopback_us = sc->cost.tcp_loopback_us, .tcp_tx_cpu_us = nic->tcp_tx_cpu_us,
         .tcp_rx_cpu_us = nic->tcp_rx_cpu_us, .tcp_cpu_ns_per_byte = nic->per_byte_cpu_ns,
         .irq_wake_us = nic->irq_wake_us};
+    struct sim_err e2;
+    if (nv->n_write_pct && pct_dist(&spec->nvme.write_dist, nv->write_pct, nv->n_write_pct, &e2) == 0)
+        spec->nvme.write_shape = true;
+    if (nv->n_read_pct && pct_dist(&spec->nvme.read_dist, nv->read_pct, nv->n_read_pct, &e2) == 0)
+        spec->nvme.read_shape = true;
+    if (nv->n_flush_pct && pct_dist(&spec->nvme.flush_dist, nv->flush_pct, nv->n_flush_pct, &e2) == 0)
+        spec->nvme.flush_shape = true;
     spec->pool_size = (uint32_t)sc->pool.size;
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
     spec->pg_num = (uint32_t)sc->pool.pg_num;

@@ -56,6 +56,23 @@ int dist_empirical(struct dist *d, const double *pct, const double *val, int n, 
     return 0;
 }
 
+struct dist dist_shifted(const struct dist *d, double delta, double floor)
+{
+    struct dist r = *d;
+    switch (d->kind) {
+    case DIST_EMPIRICAL:
+        for (int i = 0; i < r.n; i++)
+            r.v[i] = fmax(floor, r.v[i] + delta);
+        return r;
+    case DIST_LOGNORMAL: return dist_lognormal(fmax(floor, d->a + delta), d->b);
+    case DIST_NORMAL: return dist_normal(fmax(floor, d->a + delta), d->b);
+    case DIST_EXP: return dist_exp(fmax(floor, d->a + delta));
+    case DIST_UNIFORM: return dist_uniform(fmax(floor, d->a + delta), fmax(floor, d->b + delta));
+    case DIST_CONST: return dist_const(fmax(floor, d->a + delta));
+    }
+    return r;
+}
+
 double dist_quantile(const struct dist *d, double q)
 {
     switch (d->kind) {

@@ -22,7 +22,7 @@ enum dist_kind {
     DIST_EMPIRICAL, /* inverse CDF by linear interpolation of (p, value) points */
 };
 
-#define DIST_EMPIRICAL_MAX 16
+#define DIST_EMPIRICAL_MAX 32
 
 struct dist {
     enum dist_kind kind;
@@ -41,6 +41,11 @@ struct dist dist_uniform(double lo, double hi);
 /* Points are (percentile 0..100, value), increasing in both; 0 and 100 are implied
    by extending the first and last segments' slopes, clamped at 0. */
 int dist_empirical(struct dist *d, const double *pct, const double *val, int n, struct sim_err *err);
+
+/* d with every value moved by delta and floored at floor (empirical: its
+   points; others: a constant shift of the mean).  Used to split a measured
+   total latency between two stages. */
+struct dist dist_shifted(const struct dist *d, double delta, double floor);
 
 /* Draw one value (never negative). */
 double dist_sample(const struct dist *d, gsl_rng *r);

@@ -87,7 +87,7 @@ static int cmd_run(int argc, char **argv)
         return 2;
     }
     struct sim_err err = {0};
-    bool tty = isatty(STDERR_FILENO);
+    bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO); /* progress only for a person watching */
     if (optind == argc) {
         rc = study_run(stdout, NULL, out, sets, n_sets, tty, &err);
     } else {
