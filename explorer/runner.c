@@ -115,6 +115,7 @@ struct rep_result {
     double lock_waits, op_r, op_w, op_rw;
     double stage_us[STAGE_COUNT];
     double busy_cores, device_util, wakeups, wake_us_total, ops;
+    double client_cpu_us, osd_cpu_us;
     double events, wall_s;
 };
 
@@ -155,9 +156,13 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     const cJSON *it;
     int nh = 0, nd = 0;
     cJSON_ArrayForEach(it, cJSON_GetObjectItem(stats, "hosts")) {
+        double cpu_us = cJSON_GetObjectItem(it, "cpu_busy_us")->valuedouble;
         if (!strcmp(cJSON_GetObjectItem(it, "role")->valuestring, "osd")) {
             r->busy_cores += cJSON_GetObjectItem(it, "busy_cores")->valuedouble;
+            r->osd_cpu_us += cpu_us;
             nh++;
+        } else {
+            r->client_cpu_us += cpu_us;
         }
         double w = cJSON_GetObjectItem(it, "wakeups")->valuedouble;
         r->wakeups += w;
@@ -263,7 +268,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     free(x);
     sum->replications = reps;
     sum->ddir = ddir;
-    double ops = 0, wakeups = 0, wake_us = 0;
+    double ops = 0, wakeups = 0, wake_us = 0, client_cpu = 0, osd_cpu = 0;
     for (int k = 0; k < reps; k++) {
         sum->rw_lock_waits += r[k].lock_waits / reps;
         sum->op_r += r[k].op_r / reps;
@@ -278,7 +283,11 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         ops += r[k].ops;
         wakeups += r[k].wakeups;
         wake_us += r[k].wake_us_total;
+        client_cpu += r[k].client_cpu_us;
+        osd_cpu += r[k].osd_cpu_us;
     }
+    sum->client_cpu_us_per_op = ops ? client_cpu / ops : 0;
+    sum->osd_cpu_us_per_op = ops ? osd_cpu / ops : 0;
     sum->wakeups_per_op = ops ? wakeups / ops : 0;
     sum->mean_wake_us = wakeups ? wake_us / wakeups : 0;
     sum->events_per_op = ops ? sum->events / ops : 0;
@@ -347,6 +356,8 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON_AddNumberToObject(j, "wakeups_per_op", s->wakeups_per_op);
     cJSON_AddNumberToObject(j, "mean_wake_us", s->mean_wake_us);
     cJSON_AddNumberToObject(j, "events_per_op", s->events_per_op);
+    cJSON_AddNumberToObject(j, "client_cpu_us_per_op", s->client_cpu_us_per_op);
+    cJSON_AddNumberToObject(j, "osd_cpu_us_per_op", s->osd_cpu_us_per_op);
     return j;
 }
 
@@ -362,6 +373,8 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->op_rw, s->op_r, s->rw_lock_waits);
     fprintf(f, "  OSD host busy cores %.2f   NVMe utilisation %.1f%%   thread wake-ups per op %.1f (mean %.1f us)\n",
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
+    fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
+            s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
     if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
         fprintf(f, "  where a write's time goes (mean us; local and replica commits overlap):\n");
         for (int i = 0; i < STAGE_COUNT; i++)

@@ -25,6 +25,7 @@ struct run_summary {
     double osd_busy_cores;       /* mean busy cores per OSD host */
     double device_util;          /* mean NVMe utilisation */
     double wakeups_per_op, mean_wake_us;
+    double client_cpu_us_per_op, osd_cpu_us_per_op; /* all threads, per client op */
     double events, wall_s;
     double events_per_op;
 };

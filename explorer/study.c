@@ -242,7 +242,7 @@ static int study_copyup(FILE *f, const char *dir, const char *const *user, int n
                         struct sim_err *err)
 {
     static const char *const common[] = {"image.copied_up=0", "fio.rw=randwrite", "fio.iodepth=1",
-                                         "sim.duration_s=1", "sim.warmup_s=0", "sim.replications=2"};
+                                         "sim.duration_s=2", "sim.warmup_s=0", "sim.replications=3"};
     int n = (int)(sizeof copyup_variants / sizeof copyup_variants[0]);
     cJSON *rows = cJSON_CreateArray();
     fprintf(f, "\nFirst writes to a fresh clone (copied_up = 0), 4k random write QD=1, 16.2.14: the copy-up cost\n");

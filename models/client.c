@@ -202,8 +202,9 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     struct fio_worker *w = io->w;
     struct cluster *c = w->cl->c;
     sim_time_t now = sim_now(s);
-    /* fio stamps the completion when it reaps it (io_u completion) */
-    if (c->measuring && io->t_issue >= c->t_measure_start)
+    /* fio stamps the completion when it reaps it; after ramp_time every
+       completion counts, also of I/Os issued during the ramp (no survivor bias) */
+    if (c->measuring)
         record_io(c, io, now);
     if (!w->job)
         replay_io_done(w, io, now);

@@ -167,6 +167,7 @@ struct osd_op {
     struct cpu_thread *th;
     uint32_t waiting_for_commit;
     bool committed, log_only, requeued, error;
+    bool lock_granted;       /* crimson: the obc lock was handed over while queued */
     uint32_t bytes;          /* message data bytes */
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
     struct txc txc;

@@ -22,7 +22,7 @@ const char *const image_kind_names[] = {"plain", "clone", "flattened", NULL};
 const char *const guard_design_names[] = {"assert_exists", "none", "stat_roundtrip", "write_flag",
                                           "object_map_skip", NULL};
 const char *const stage_names[STAGE_COUNT] = {
-    "client submit", "net to primary", "primary queue", "rw lock wait", "primary prepare",
+    "client submit", "net to primary", "primary queue", "do_op + lock wait", "primary prepare",
     "local commit", "replica commit", "primary reply", "net to client", "client complete"};
 
 const uint32_t *cluster_acting(const struct cluster *c, uint32_t pg)
@@ -106,7 +106,7 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
     for (uint64_t i = 0; i < img->n_objects; i++) {
         struct obj_state *o = &img->obj[i];
         o->pg = cluster_object_pg(c, img, i);
-        rwlockq_init(&o->lock, &obj_rwstate_policy);
+        rwlockq_init(&o->lock, c->spec.rel.crimson ? &obj_crimson_policy : &obj_rwstate_policy);
         /* plain and flattened images were fully written before the run (as in the
            lab captures); a clone has copied_up of its objects copied up */
         bool exists = spec->kind != IMAGE_CLONE || gsl_rng_uniform(rng) < spec->copied_up;
@@ -116,7 +116,7 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
     snprintf(name, sizeof name, "rbd_object_map.%012" PRIx64, spec->id);
     img->map_obj.pg = (uint32_t)(sim_hash_str(name) % c->spec.pg_num);
     img->map_obj.exists = img->map_obj.map_exists = true;
-    rwlockq_init(&img->map_obj.lock, &obj_rwstate_policy);
+    rwlockq_init(&img->map_obj.lock, c->spec.rel.crimson ? &obj_crimson_policy : &obj_rwstate_policy);
 }
 
 static void image_fini(struct image *img)
@@ -355,6 +355,7 @@ cJSON *cluster_stats_json(const struct cluster *c)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "role", h < c->spec.hosts ? "osd" : "client");
         cJSON_AddNumberToObject(e, "busy_cores", cpu_host_busy_cores(ch));
+        cJSON_AddNumberToObject(e, "cpu_busy_us", ch->busy_ns_total / 1e3);
         cJSON_AddNumberToObject(e, "cpu_utilisation", station_utilisation(&ch->cores));
         cJSON_AddNumberToObject(e, "wakeups", (double)ch->wakeups);
         cJSON_AddNumberToObject(e, "mean_wake_us", ch->wakeups ? ch->wake_ns_total / (double)ch->wakeups / 1e3 : 0);

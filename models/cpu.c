@@ -253,6 +253,8 @@ void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, voi
         itemq_push_back(&p->normal, it);
     else if (prio == CPU_PRIO_HIGH)
         itemq_push_back(&p->high, it);
+    else if (prio == CPU_PRIO_FRONT_NORMAL)
+        itemq_push_front(&p->normal, it);
     else
         itemq_push_front(&p->high, it);
     pool_kick(p);

@@ -74,7 +74,8 @@ typedef void (*cpu_item_fn)(struct sim *s, struct cpu_thread *th, void *obj, uin
 enum cpu_prio {
     CPU_PRIO_NORMAL, /* FIFO */
     CPU_PRIO_HIGH,   /* strict queue served first (rep ops, replies: osd_op_queue_cut_off) */
-    CPU_PRIO_FRONT,  /* head of the high queue (requeued ops: enqueue_front) */
+    CPU_PRIO_FRONT,  /* head of the high queue (mClock: requeued ops go to the immediate queue) */
+    CPU_PRIO_FRONT_NORMAL, /* head of the normal queue (WPQ: enqueue_front within the op's class) */
 };
 
 struct cpu_item {

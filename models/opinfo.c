@@ -58,6 +58,18 @@ static bool rwstate_can_grant(const struct rwlockq *l, int mode)
 
 const struct rwlockq_policy obj_rwstate_policy = {rwstate_can_grant, RWLOCKQ_WAKE_ALL};
 
+/* tri_mutex: READ with READ, WRITE with WRITE, EXCL alone; FIFO behind waiters */
+static bool crimson_can_grant(const struct rwlockq *l, int mode)
+{
+    if (l->waiters.len)
+        return false;
+    if (mode == OBJ_LOCK_EXCL)
+        return l->state == OBJ_LOCK_NONE;
+    return l->state == OBJ_LOCK_NONE || l->state == mode;
+}
+
+const struct rwlockq_policy obj_crimson_policy = {crimson_can_grant, RWLOCKQ_GRANT_FIFO};
+
 const char *obj_lock_mode_name(enum obj_lock_mode m)
 {
     static const char *const names[] = {"none", "read", "write", "excl"};

@@ -58,6 +58,9 @@ enum perf_class opinfo_perf_class(const struct op_flags *f);
 
 /* The RWState policy for rwlockq (WAKE_ALL on last release). */
 extern const struct rwlockq_policy obj_rwstate_policy;
+/* Crimson's obc lock (crimson/osd/object_context.h tri_mutex): the same modes,
+   but waiters are granted in FIFO order on release instead of re-running. */
+extern const struct rwlockq_policy obj_crimson_policy;
 
 const char *obj_lock_mode_name(enum obj_lock_mode m);
 

@@ -287,21 +287,45 @@ static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64
         op_pg_locked(s, th, op);
 }
 
-/* ObjectContext::wake -> requeue_ops -> enqueue_front */
-static void op_lock_woken(struct sim *s, void *obj, uint64_t arg)
+/* Crimson's tri_mutex handed the lock over: continue the op on the reactor. */
+static void op_lock_granted(struct sim *s, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    op->osd->perf.requeues++;
-    op->requeued = true;
+    op->lock_granted = true;
     cpu_pool_submit(op_shard(op), CPU_PRIO_FRONT, op_shard_run, op, 0);
 }
 
+/* Push waiters onto the front of the shard queue, last first, so that the
+   first waiter ends up first (PG::requeue_ops walks the list in reverse and
+   calls OSDService::enqueue_front for each). */
+static void requeue_ops(struct sim *s, struct sim_waiter *w)
+{
+    if (!w)
+        return;
+    requeue_ops(s, w->next);
+    struct osd_op *op = w->obj;
+    op->osd->perf.requeues++;
+    op->requeued = true;
+    /* WPQ: the front of the op's own class; mClock: the immediate queue */
+    bool mclock = op->osd->c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK;
+    cpu_pool_submit(op_shard(op), mclock ? CPU_PRIO_FRONT : CPU_PRIO_FRONT_NORMAL, op_shard_run, op, 0);
+    sim_waiter_put(s, w);
+}
+
+/* release_object_locks: the last holder's release requeues every waiter at
+   once, before this thread goes on (ObjectContext::wake). */
 static void obj_unlock(struct osd_op *op)
 {
-    if (op->lock_held != OBJ_LOCK_NONE) {
-        rwlockq_release(&op->obj->lock, op_sim(op));
-        op->lock_held = OBJ_LOCK_NONE;
+    if (op->lock_held == OBJ_LOCK_NONE)
+        return;
+    op->lock_held = OBJ_LOCK_NONE;
+    if (op->obj->lock.policy->wake == RWLOCKQ_GRANT_FIFO) {
+        rwlockq_release(&op->obj->lock, op_sim(op)); /* crimson: next waiters granted */
+        return;
     }
+    struct waitlist woken = {0};
+    rwlockq_release_take(&op->obj->lock, &woken);
+    requeue_ops(op_sim(op), woken.head);
 }
 
 static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
@@ -312,7 +336,9 @@ static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
 {
     struct osd_op *op = obj;
     struct cluster *c = op_cluster(op);
-    if (!rwlockq_acquire(&op->obj->lock, s, op->lock_mode, op_lock_woken, op, 0)) {
+    if (op->lock_granted) {
+        op->lock_granted = false; /* crimson: taken for us in FIFO order */
+    } else if (!rwlockq_acquire(&op->obj->lock, s, op->lock_mode, op_lock_granted, op, 0)) {
         track(op, "waiting for rw locks");
         op->osd->perf.rw_lock_waits++;
         op_item_end(op, th);

@@ -200,6 +200,25 @@ uint32_t rwlockq_release(struct rwlockq *l, struct sim *s)
     return woken;
 }
 
+uint32_t rwlockq_release_take(struct rwlockq *l, struct waitlist *woken)
+{
+    SIM_ASSERT(l->policy->wake == RWLOCKQ_WAKE_ALL && l->count > 0);
+    if (--l->count)
+        return 0;
+    l->state = 0;
+    uint32_t n = l->waiters.len;
+    if (n) {
+        if (woken->tail)
+            woken->tail->next = l->waiters.head;
+        else
+            woken->head = l->waiters.head;
+        woken->tail = l->waiters.tail;
+        woken->len += n;
+        l->waiters = (struct waitlist){0};
+    }
+    return n;
+}
+
 /* ---- throttle ---- */
 
 void throttle_init(struct throttle *t, uint64_t max_ops, uint64_t max_bytes)

@@ -100,6 +100,13 @@ bool rwlockq_acquire(struct rwlockq *l, struct sim *s, int mode, sim_event_fn fn
                      uint64_t arg);
 /* Drop one hold; returns the number of waiters woken or granted. */
 uint32_t rwlockq_release(struct rwlockq *l, struct sim *s);
+/*
+ * WAKE_ALL locks: drop one hold and, if it was the last, move every waiter
+ * (FIFO order) onto *woken for the caller to requeue synchronously, as
+ * ObjectContext::put_* hands its waiter list to PrimaryLogPG::requeue_ops
+ * before the releasing thread does anything else.  Returns how many.
+ */
+uint32_t rwlockq_release_take(struct rwlockq *l, struct waitlist *woken);
 
 /* ---- throttle: ops and bytes ---- */
 
