@@ -17,6 +17,10 @@
 #include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "plot.h"
+
+/* Output paths: the directory name plus a suffix fits. */
+#define RUNNER_PATH_MAX 3072
 
 static double wall_now(void)
 {
@@ -58,7 +62,7 @@ static int rm_tree(const char *dir)
 
 static int mkdir_p(const char *path)
 {
-    char buf[2048];
+    char buf[RUNNER_PATH_MAX];
     snprintf(buf, sizeof buf, "%s", path);
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
@@ -74,7 +78,7 @@ static int mkdir_p(const char *path)
 
 static int write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
 {
-    char path[2300];
+    char path[RUNNER_PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     int rc = jsonu_write_file(path, j, err);
     cJSON_Delete(j);
@@ -207,7 +211,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     int ddir = summary_ddir(sc);
     struct rep_result *r = sim_xcalloc((size_t)reps, sizeof *r);
     struct progress_ctx pc = {.reps = reps, .t0 = wall_now(), .enabled = progress};
-    char tmp[2100] = "";
+    char tmp[RUNNER_PATH_MAX] = "";
     cJSON *simjson = cJSON_CreateObject();
     cJSON_AddStringToObject(simjson, "cephsim_version", CEPHSIM_VERSION);
     cJSON_AddStringToObject(simjson, "scenario", sc->path);
@@ -294,12 +298,12 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     if (out_dir) {
         cJSON_AddItemToObject(simjson, "summary", runner_summary_json(sum));
         cJSON_AddItemToObject(simjson, "parameters", scenario_resolved_json(sc));
-        char path[2300];
+        char path[RUNNER_PATH_MAX + 64];
         snprintf(path, sizeof path, "%s/sim.json", tmp);
         if ((rc = jsonu_write_file(path, simjson, err)) < 0)
             goto out;
         /* swap the finished directory into place */
-        char old[2200];
+        char old[RUNNER_PATH_MAX + 64];
         snprintf(old, sizeof old, "%s.old.%ld", out_dir, (long)getpid());
         struct stat st;
         bool had = stat(out_dir, &st) == 0;
@@ -375,9 +379,6 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
-    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
-        fprintf(f, "  where a write's time goes (mean us; local and replica commits overlap):\n");
-        for (int i = 0; i < STAGE_COUNT; i++)
-            fprintf(f, "    %-18s %8.1f\n", stage_names[i], s->stage_us[i]);
-    }
+    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0)
+        plot_text_waterfall(f, s->stage_us);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "hwprofile.h"
+#include "plot.h"
 #include "runner.h"
 #include "scenario.h"
 #include "study.h"
@@ -34,6 +35,7 @@ static void usage(FILE *f)
             "                             ceph.release=16.2.15, image.kind=clone, hw.nvme.write_latency_us=30)\n"
             "        -q, --quiet          no human summary on stdout\n"
             "  list-params [--markdown]   every scenario parameter with unit, default and source\n"
+            "  plot DIR [-o OUTDIR] [-f png|svg|both]   gnuplot figures of a run or of the studies\n"
             "\n"
             "  -h, --help          this text\n"
             "  -V, --version       print the version\n");
@@ -138,6 +140,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "list-params"))
         return cmd_list_params(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc - 1, argv + 1);
     fprintf(stderr, "cephsim: unknown command '%s' (try --help)\n", cmd);
     return 2;
 }
