@@ -34,6 +34,9 @@ static const struct variant qd1_variants[] = {
     {"100GbE", {"cluster.nic=100gbe"}},
     {"Epyc 75F3 (4.0 GHz, Zen 3)", {"cluster.cpu=epyc-75f3"}},
     {"100GbE + Epyc 75F3", {"cluster.nic=100gbe", "cluster.cpu=epyc-75f3"}},
+    {"deferred 4k writes (prefer_deferred 64K)", {"ceph.bluestore_prefer_deferred_size_ssd=65536"}},
+    {"deferred + 100GbE + Epyc 75F3", {"ceph.bluestore_prefer_deferred_size_ssd=65536", "cluster.nic=100gbe",
+                                       "cluster.cpu=epyc-75f3"}},
     {"Crimson-like OSD (run to completion)", {"ceph.release=crimson"}},
     {"Crimson + 100GbE + Epyc 75F3", {"ceph.release=crimson", "cluster.nic=100gbe", "cluster.cpu=epyc-75f3"}},
 };

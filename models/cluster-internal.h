@@ -183,6 +183,7 @@ struct pg_local {
     struct osd_op *repop_head, *repop_tail; /* in-order repop_queue (primary) */
     uint64_t version;
     struct txc *seq_head, *seq_tail;        /* BlueStore OpSequencer: txcs not yet kv-queued */
+    struct osd_op *rq_head, *rq_tail;       /* requeued ops ahead of newer ones (pg_slot to_process) */
 };
 
 struct bluestore {

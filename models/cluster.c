@@ -85,10 +85,21 @@ static void place_pgs(struct cluster *c)
                 acting[r] = best;
             }
         }
+        /* Ceph prints the replicas as a sorted set ("waiting for subops from 1,2") */
+        uint32_t rep[16];
+        uint32_t nr = size - 1 < 16 ? size - 1 : 16;
+        for (uint32_t r = 0; r < nr; r++)
+            rep[r] = acting[r + 1];
+        for (uint32_t a = 1; a < nr; a++)
+            for (uint32_t b = a; b > 0 && rep[b - 1] > rep[b]; b--) {
+                uint32_t t = rep[b];
+                rep[b] = rep[b - 1];
+                rep[b - 1] = t;
+            }
         int n = snprintf(c->subops_event[pg], sizeof c->subops_event[pg], "waiting for subops from ");
-        for (uint32_t r = 1; r < size && n < (int)sizeof c->subops_event[pg]; r++)
+        for (uint32_t r = 0; r < nr && n < (int)sizeof c->subops_event[pg]; r++)
             n += snprintf(c->subops_event[pg] + n, sizeof c->subops_event[pg] - (size_t)n, "%s%u",
-                          r > 1 ? "," : "", acting[r]);
+                          r ? "," : "", rep[r]);
     }
     free(score);
     free(taken);

@@ -182,42 +182,50 @@ static void log_prepare_stats(struct osd_op *op)
 
 static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
-static void op_dispatch(struct osd_op *op)
-{
-    track(op, "all_read");
-    track(op, "dispatched");
-    track(op, "queued_for_pg");
-    lat_sum_add(&op->osd->perf.op_before_queue_op_lat, sim_now(op_sim(op)) - op->t_recv);
-    cpu_pool_submit(op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
-}
-
-static void op_throttle_granted(struct sim *s, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    track(op, "throttled");
-    op_dispatch(op);
-}
-
 static void op_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (throttle_get(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES, op_throttle_granted, op, 0)) {
-        track(op, "throttled");
-        op_dispatch(op);
-    }
+    track(op, "all_read");
+    track(op, "dispatched");
+    track(op, "queued_for_pg");
+    lat_sum_add(&op->osd->perf.op_before_queue_op_lat, sim_now(s) - op->t_recv);
+    cpu_pool_submit(op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
     cpu_thread_release(th);
 }
 
-static void op_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+/* The policy throttle let the message in: read the rest, crc, decode, dispatch.
+   Event order as Pacific's msgr2 records it: initiated, throttled, header_read. */
+static void op_rx_throttled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
     struct cluster *c = op_cluster(op);
     op->t_recv = sim_now(s);
     op->rop->t_initiated = op->t_recv;
     track(op, "initiated");
+    track(op, "throttled");
     track(op, "header_read");
     double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
     cpu_exec(th, cost, op_rx_done, op, 0);
+}
+
+/* Throttle room freed: the connection's worker resumes reading the message. */
+static void op_throttle_granted(struct sim *s, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    cpu_pool_submit(osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), CPU_PRIO_NORMAL, op_rx_throttled, op, 0);
+}
+
+/* ProtocolV2 read the preamble: throttle_message / throttle_bytes
+   (osd_client_message_cap, osd_client_message_size_cap).  When full, the
+   connection stops reading; the worker serves its other connections. */
+static void op_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *op = obj;
+    if (throttle_get(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES, op_throttle_granted, op, 0)) {
+        op_rx_throttled(s, th, op, 0);
+        return;
+    }
+    cpu_thread_release(th);
 }
 
 void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
@@ -259,9 +267,41 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
 
 static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
+static void rq_push(struct pg_local *pg, struct osd_op *op)
+{
+    op->next = NULL;
+    if (pg->rq_tail)
+        pg->rq_tail->next = op;
+    else
+        pg->rq_head = op;
+    pg->rq_tail = op;
+}
+
+static struct osd_op *rq_pop(struct pg_local *pg)
+{
+    struct osd_op *op = pg->rq_head;
+    if (op) {
+        pg->rq_head = op->next;
+        if (!pg->rq_head)
+            pg->rq_tail = NULL;
+        op->next = NULL;
+    }
+    return op;
+}
+
 static void op_pg_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
 {
     struct cluster *c = op_cluster(op);
+    if (!op->requeued && op->pg->rq_head) {
+        /* _process runs pg_slot->to_process.front() once it holds the PG
+           lock: requeued ops go before this newer one, which takes their
+           place at the back (each queued entry keeps one token in the shard) */
+        struct osd_op *w = rq_pop(op->pg);
+        rq_push(op->pg, op);
+        op->requeued = true;
+        op = w;
+    }
+    op->requeued = false;
     track(op, "reached_pg");
     double cost;
     if (!op->t_dequeue) {
@@ -295,21 +335,46 @@ static void op_lock_granted(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(op_shard(op), CPU_PRIO_FRONT, op_shard_run, op, 0);
 }
 
-/* Push waiters onto the front of the shard queue, last first, so that the
-   first waiter ends up first (PG::requeue_ops walks the list in reverse and
-   calls OSDService::enqueue_front for each). */
+static void rq_locked(struct sim *s, struct cpu_thread *th, struct pg_local *pg)
+{
+    struct osd_op *op = rq_pop(pg);
+    if (!op) { /* another thread ran it in its place */
+        mutexq_release(&pg->lock, s);
+        cpu_thread_release(th);
+        return;
+    }
+    op_pg_locked(s, th, op);
+}
+
+static void rq_locked_ev(struct sim *s, void *th, uint64_t pg)
+{
+    rq_locked(s, th, (struct pg_local *)(uintptr_t)pg);
+}
+
+/* A requeue token: take the PG lock, then run the front of the PG's requeued ops. */
+static void rq_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct pg_local *pg = obj;
+    if (mutexq_acquire(&pg->lock, s, rq_locked_ev, th, (uint64_t)(uintptr_t)pg))
+        rq_locked(s, th, pg);
+}
+
+/* PG::requeue_ops -> enqueue_front: the waiters go ahead of newer ops of the
+   PG, in FIFO order; under WPQ at the front of the client class, under mClock
+   in the immediate queue. */
 static void requeue_ops(struct sim *s, struct sim_waiter *w)
 {
-    if (!w)
-        return;
-    requeue_ops(s, w->next);
-    struct osd_op *op = w->obj;
-    op->osd->perf.requeues++;
-    op->requeued = true;
-    /* WPQ: the front of the op's own class; mClock: the immediate queue */
-    bool mclock = op->osd->c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK;
-    cpu_pool_submit(op_shard(op), mclock ? CPU_PRIO_FRONT : CPU_PRIO_FRONT_NORMAL, op_shard_run, op, 0);
-    sim_waiter_put(s, w);
+    while (w) {
+        struct sim_waiter *next = w->next;
+        struct osd_op *op = w->obj;
+        op->osd->perf.requeues++;
+        op->requeued = true;
+        rq_push(op->pg, op);
+        bool mclock = op->osd->c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK;
+        cpu_pool_submit(op_shard(op), mclock ? CPU_PRIO_FRONT : CPU_PRIO_FRONT_NORMAL, rq_run, op->pg, 0);
+        sim_waiter_put(s, w);
+        w = next;
+    }
 }
 
 /* release_object_locks: the last holder's release requeues every waiter at
@@ -422,7 +487,10 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         msgr_send(c, osd_worker(o, peer->id), o->host, peer->host, rep->bytes + REPOP_EXTRA_BYTES,
                   osd_repop_delivered, rep, 0);
     }
-    track(op, cluster_subops_event(c, op->pg->pgid));
+    /* mark_sub_op_sent only when there are replicas, and not on the error path
+       (record_write_error replicates with MOSDPGUpdateLogMissing) */
+    if (c->spec.pool_size > 1 && !op->error)
+        track(op, cluster_subops_event(c, op->pg->pgid));
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
     bluestore_queue_transaction(&o->bs, th, op, op->log_only ? 0 : op->bytes, op_local_submitted);
@@ -474,13 +542,16 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct cluster *c = op_cluster(op);
     struct osd *o = op->osd;
     struct pg_local *pg = op->pg;
-    log_op_stats(op);
+    /* the error path replies without log_op_stats or mark_commit_sent */
+    if (!op->error)
+        log_op_stats(op);
     op->rop->t_commit_sent = sim_now(s);
     op->rop->t_sub_commit = op->t_last_sub_commit;
     op->rop->t_op_commit = op->t_op_commit;
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
               client_reply_delivered, op->rop, 0);
-    track(op, "commit_sent");
+    if (!op->error)
+        track(op, "commit_sent");
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
     if (op->error) {
@@ -515,7 +586,8 @@ static void op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *o
 static void op_local_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    track(op, "op_commit");
+    if (!op->error)
+        track(op, "op_commit");
     op->t_op_commit = sim_now(s);
     op_commit_one(s, th, op);
 }
@@ -556,7 +628,8 @@ void osd_txc_committed(struct osd *o, struct osd_op *op)
 static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    track(op, "sub_op_commit_rec");
+    if (!op->error)
+        track(op, "sub_op_commit_rec");
     op->t_last_sub_commit = sim_now(s);
     op_commit_one(s, th, op);
 }
@@ -614,13 +687,15 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
     msgr_send(c, osd_worker(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
               osd_repop_reply_delivered, primary, o->id);
-    sim_time_t lat = sim_now(s) - rep->t_recv;
-    o->perf.subop++;
-    o->perf.subop_in_bytes += rep->bytes;
-    lat_sum_add(&o->perf.subop_latency, lat);
-    o->perf.subop_w++;
-    o->perf.subop_w_in_bytes += rep->bytes;
-    lat_sum_add(&o->perf.subop_w_latency, lat);
+    if (!rep->log_only) { /* a log-only update (MOSDPGUpdateLogMissing) is no subop */
+        sim_time_t lat = sim_now(s) - rep->t_recv;
+        o->perf.subop++;
+        o->perf.subop_in_bytes += rep->bytes;
+        lat_sum_add(&o->perf.subop_latency, lat);
+        o->perf.subop_w++;
+        o->perf.subop_w_in_bytes += rep->bytes;
+        lat_sum_add(&o->perf.subop_w_latency, lat);
+    }
     track(rep, "commit_sent");
     op_done(rep);
     mutexq_release(&pg->lock, s);
@@ -660,7 +735,6 @@ static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_
 {
     struct osd_op *rep = obj;
     struct cluster *c = op_cluster(rep);
-    track(rep, "throttled");
     track(rep, "all_read");
     track(rep, "dispatched");
     track(rep, "queued_for_pg");
@@ -676,6 +750,7 @@ static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg
     struct cluster *c = op_cluster(rep);
     rep->t_recv = sim_now(s);
     track(rep, "initiated");
+    track(rep, "throttled");
     track(rep, "header_read");
     cpu_exec(th, msgr_rx_cost(c, rep->bytes + REPOP_EXTRA_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
              rep_rx_done, rep, 0);

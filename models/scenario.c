@@ -565,6 +565,10 @@ cJSON *scenario_resolved_json(const struct scenario *sc)
 
 void scenario_print_params(FILE *f, bool markdown)
 {
+    if (markdown)
+        fprintf(f, "# Scenario parameters\n\nGenerated from the parameter tables by `cephsim list-params --markdown`;"
+                   " do not edit (tests/test_schema.c fails when it drifts).  Each key is a path: "
+                   "`section.key` in a scenario file and in `--set section.key=value`.\n");
     for (int i = 0; i < N_SECTIONS; i++) {
         if (markdown)
             param_print_markdown(f, sections[i].name, sections[i].defs);

@@ -237,15 +237,29 @@ void param_print_table(FILE *f, const char *section, const struct param_def *def
     }
 }
 
+/* Markdown table cells: a '|' would end the cell. */
+static void md_escape(char *dst, size_t n, const char *src)
+{
+    size_t j = 0;
+    for (; *src && j + 2 < n; src++) {
+        if (*src == '|')
+            dst[j++] = '\\';
+        dst[j++] = *src;
+    }
+    dst[j] = '\0';
+}
+
 void param_print_markdown(FILE *f, const char *section, const struct param_def *defs)
 {
-    char def[64], range[256];
+    char def[64], range[256], erange[512], ehelp[1024];
     fprintf(f, "\n### `%s`\n\n| key | type | unit | default | range | meaning and source |\n"
                "|---|---|---|---|---|---|\n", section);
     for (const struct param_def *d = defs; d->name; d++) {
         format_default(d, def, sizeof def);
         format_range(d, range, sizeof range);
+        md_escape(erange, sizeof erange, range);
+        md_escape(ehelp, sizeof ehelp, d->help ? d->help : "");
         fprintf(f, "| `%s` | %s | %s | %s | %s | %s |\n", d->name, type_name(d->type),
-                d->unit ? d->unit : "", def, range, d->help ? d->help : "");
+                d->unit ? d->unit : "", def, erange, ehelp);
     }
 }
