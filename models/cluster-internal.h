@@ -171,7 +171,7 @@ struct osd_op {
     uint32_t bytes;          /* message data bytes */
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
     struct txc txc;
-    struct optrack_op track;
+    struct optrack_op track; /* last: op_new zeroes everything before track.ev */
 };
 
 /* An OSD's local state of one PG. */

@@ -13,7 +13,7 @@
 
 #include <math.h>
 #include <string.h>
-#include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
 
 #include "err.h"
 
@@ -26,9 +26,26 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     station_init(&h->cores, s, p->cores);
     h->util_t = sim_now(s);
     h->rng = sim_rng(s, "cpu", p->index, "work");
-    double s2 = log1p(p->work_cv * p->work_cv);
-    h->jitter_sigma = sqrt(s2);
-    h->jitter_mu = -s2 / 2;
+    if (p->work_cv > 0) {
+        /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
+           exact in distribution up to N levels, one uniform draw per stage */
+        double s2 = log1p(p->work_cv * p->work_cv), sigma = sqrt(s2), mu = -s2 / 2;
+        h->jitter = sim_xcalloc(CPU_JITTER_LEVELS, sizeof *h->jitter);
+        double sum = 0;
+        for (int i = 0; i < CPU_JITTER_LEVELS; i++) {
+            double q = (i + 0.5) / CPU_JITTER_LEVELS;
+            h->jitter[i] = exp(mu + sigma * gsl_cdf_ugaussian_Pinv(q));
+            sum += h->jitter[i];
+        }
+        for (int i = 0; i < CPU_JITTER_LEVELS; i++) /* mean exactly 1 */
+            h->jitter[i] *= CPU_JITTER_LEVELS / sum;
+    }
+}
+
+void cpu_host_fini(struct cpu_host *h)
+{
+    free(h->jitter);
+    h->jitter = NULL;
 }
 
 void cpu_host_reset_stats(struct cpu_host *h)
@@ -290,10 +307,7 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     th->cont_obj = obj;
     th->cont_arg = arg;
     double ghz = cpu_clock_ghz(h);
-    /* lognormal jitter from a ziggurat normal: a third of gsl_ran_lognormal's cost */
-    double jitter = h->p.work_cv > 0
-                        ? exp(h->jitter_mu + h->jitter_sigma * gsl_ran_gaussian_ziggurat(h->rng, 1.0))
-                        : 1;
+    double jitter = h->jitter ? h->jitter[gsl_rng_get(h->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
     station_submit(&h->cores, ns, exec_done, th, ns);
 }

@@ -30,6 +30,7 @@
 #include "queueing.h"
 
 #define CPU_MAX_CSTATES 8
+#define CPU_JITTER_LEVELS 4096 /* inverse-CDF table: one uniform draw per stage */
 
 enum cpu_governor { CPU_GOV_PERFORMANCE, CPU_GOV_ONDEMAND, CPU_GOV_SCHEDUTIL, CPU_GOV_POWERSAVE };
 
@@ -55,7 +56,7 @@ struct cpu_host {
     struct cpu_params p;
     struct station cores;
     gsl_rng *rng;               /* work-time jitter */
-    double jitter_mu, jitter_sigma; /* lognormal with mean 1 and CV work_cv */
+    double *jitter;             /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv) */
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
     sim_time_t util_t;
@@ -119,6 +120,7 @@ struct cpu_pool {
 };
 
 void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p);
+void cpu_host_fini(struct cpu_host *h);
 void cpu_host_reset_stats(struct cpu_host *h);
 /* Mean number of busy cores since the last reset. */
 double cpu_host_busy_cores(const struct cpu_host *h);

@@ -32,6 +32,7 @@
  * obc cache always hits; the msgr-level ACK frames and TCP ACKs are ignored.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cluster-internal.h"
@@ -99,7 +100,9 @@ static struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
 
 static struct osd_op *op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
 {
-    struct osd_op *op = pool_get(&o->c->op_pool);
+    /* the op tracker's event array is filled as events come: zero the rest */
+    struct osd_op *op = pool_get_raw(&o->c->op_pool);
+    memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev));
     op->kind = kind;
     op->osd = o;
     SIM_ASSERT(o->pg_index[pgid] >= 0);

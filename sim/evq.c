@@ -40,10 +40,7 @@ void evq_fini(struct evq *q)
 
 static inline bool entry_less(const struct evq_entry *a, const struct evq_entry *b)
 {
-    /* one 128-bit comparison of (t, key): branch-free */
-    unsigned __int128 ka = (unsigned __int128)a->t << 64 | a->key;
-    unsigned __int128 kb = (unsigned __int128)b->t << 64 | b->key;
-    return ka < kb;
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 /* Place e at position i (a hole) and move it down to where it belongs. */

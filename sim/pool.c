@@ -21,6 +21,13 @@ void pool_fini(struct pool *p)
 
 void *pool_get(struct pool *p)
 {
+    void *o = pool_get_raw(p);
+    memset(o, 0, p->obj_size);
+    return o;
+}
+
+void *pool_get_raw(struct pool *p)
+{
     if (!p->free) {
         char *b = sim_xcalloc(p->per_block, p->obj_size);
         p->blocks = sim_xrealloc(p->blocks, p->n_blocks + 1, sizeof *p->blocks);
@@ -33,7 +40,6 @@ void *pool_get(struct pool *p)
     }
     void **o = p->free;
     p->free = *o;
-    memset(o, 0, p->obj_size);
     if (++p->in_use > p->peak)
         p->peak = p->in_use;
     return o;

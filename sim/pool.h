@@ -25,6 +25,8 @@ void pool_init(struct pool *p, size_t obj_size, uint32_t per_block);
 void pool_fini(struct pool *p);
 /* A zeroed object. */
 void *pool_get(struct pool *p);
+/* An object with unspecified contents (the caller initialises it). */
+void *pool_get_raw(struct pool *p);
 void pool_put(struct pool *p, void *obj);
 
 #endif
