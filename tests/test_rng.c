@@ -502,7 +502,9 @@ static void test_dist_json_rejects_bad_pct_tables(void **state)
 {
     const char *pre = "hw.json: ssd.lat.pct";
     parse_bad("{\"dist\": \"empirical\", \"pct\": {\"50\": 40}}", pre, "expected an array");
-    parse_bad("{\"dist\": \"empirical\", \"pct\": []}", pre, "needs 1..14 points");
+    char needs[32];
+    snprintf(needs, sizeof needs, "needs 1..%d points", DIST_EMPIRICAL_MAX - 2);
+    parse_bad("{\"dist\": \"empirical\", \"pct\": []}", pre, needs);
     parse_bad("{\"dist\": \"empirical\", \"pct\": [[50, 40], [40, 50]]}", pre, "must increase");
     parse_bad("{\"dist\": \"empirical\", \"pct\": [[50, 40], [50, 50]]}", pre, "must increase");
     parse_bad("{\"dist\": \"empirical\", \"pct\": [[50, 40], [90, 30]]}", pre, "must increase");
@@ -517,29 +519,31 @@ static void test_dist_json_rejects_bad_pct_tables(void **state)
 }
 
 /*
- * 15 well-formed points are one too many (DIST_EMPIRICAL_MAX - 2 = 14): the
- * message must say so, not claim the 15th pair is malformed.
+ * One point more than DIST_EMPIRICAL_MAX - 2 is one too many: the message
+ * must say so, not claim the last pair is malformed.
  */
 static void test_dist_json_too_many_pct_points_says_so(void **state)
 {
-    char text[1024];
+    const int max = DIST_EMPIRICAL_MAX - 2;
+    char text[4096], limit[32];
     int n = snprintf(text, sizeof text, "{\"dist\": \"empirical\", \"pct\": [");
-    for (int i = 0; i < 15; i++)
-        n += snprintf(text + n, sizeof text - (size_t)n, "%s[%d, %d]", i ? ", " : "", 5 + 6 * i, 10 + i);
+    for (int i = 0; i < max + 1; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s[%d, %d]", i ? ", " : "", 1 + 3 * i, 10 + i);
     snprintf(text + n, sizeof text - (size_t)n, "]}");
     struct dist d;
     struct sim_err err;
     assert_true(parse_dist(text, &d, &err) < 0);
     assert_true(strncmp(err.msg, "hw.json: ssd.lat.pct", 20) == 0);
-    if (!strstr(err.msg, "14 points") || strstr(err.msg, "expected [percentile, value]"))
-        fail_msg("message '%s' does not state the limit of 14 points", err.msg);
-    /* 14 points are fine */
+    snprintf(limit, sizeof limit, "%d points", max);
+    if (!strstr(err.msg, limit) || strstr(err.msg, "expected [percentile, value]"))
+        fail_msg("message '%s' does not state the limit of %d points", err.msg, max);
+    /* max points are fine */
     n = snprintf(text, sizeof text, "{\"dist\": \"empirical\", \"pct\": [");
-    for (int i = 0; i < 14; i++)
-        n += snprintf(text + n, sizeof text - (size_t)n, "%s[%d, %d]", i ? ", " : "", 5 + 6 * i, 10 + i);
+    for (int i = 0; i < max; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s[%d, %d]", i ? ", " : "", 1 + 3 * i, 10 + i);
     snprintf(text + n, sizeof text - (size_t)n, "]}");
     parse_ok(text, &d);
-    assert_int_equal(d.n, 16);
+    assert_int_equal(d.n, max + 2);
 }
 
 int main(void)
