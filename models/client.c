@@ -341,13 +341,22 @@ static bool in_parent_overlap(const struct rados_op *rop)
 static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 {
     struct obj_state *obj = rop->obj;
-    if (obj->copyup_inflight) {
-        /* CopyupRequest::append_request: wait for it, complete with it */
-        rop->next = obj->copyup_waiters;
-        obj->copyup_waiters = rop;
+    if (obj->copyup_op) {
+        /* CopyupRequest::append_request: a write appended before the copy-up
+           goes out rides in it (its ops are added to the copyup op); one
+           appended later is sent again once the object exists */
+        if (!obj->copyup_sent) {
+            obj->copyup_op->copyup_extra += rop->len;
+            rop->next = obj->copyup_waiters;
+            obj->copyup_waiters = rop;
+        } else {
+            rop->next = obj->copyup_late;
+            obj->copyup_late = rop;
+        }
         return;
     }
-    obj->copyup_inflight = true;
+    obj->copyup_op = rop;
+    obj->copyup_sent = false;
     struct image *parent = rop->img->parent;
     struct rados_op *pr = rop_new(cl, parent, rop->objno, RADOS_PARENT_READ);
     pr->subops = SUBOP_READ;
@@ -359,7 +368,8 @@ static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 
 static void copyup_send(struct client *cl, struct rados_op *rop)
 {
-    /* [call rbd.copyup(parent data), write]: the pending write rides along */
+    /* [call rbd.copyup(parent data), write...]: the pending writes ride along */
+    rop->obj->copyup_sent = true;
     rop->kind = RADOS_COPYUP;
     rop->subops = SUBOP_CALL_RDWR | SUBOP_WRITE;
     objecter_send(cl, rop);
@@ -464,7 +474,7 @@ static uint32_t rop_request_bytes(const struct rados_op *rop)
     if (rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST))
         b += (uint32_t)rop->len;
     if (rop->kind == RADOS_COPYUP)
-        b += (uint32_t)rop->img->object_size;
+        b += (uint32_t)(rop->img->object_size + rop->copyup_extra);
     if (rop->kind == RADOS_MAP_UPDATE)
         b += MAP_UPDATE_BYTES;
     return b;
@@ -554,15 +564,21 @@ static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, ui
     }
     case RADOS_COPYUP: {
         o->map_exists = true;
-        o->copyup_inflight = false;
-        struct rados_op *waiters = o->copyup_waiters;
-        o->copyup_waiters = NULL;
+        o->copyup_op = NULL;
+        struct rados_op *waiters = o->copyup_waiters, *late = o->copyup_late;
+        o->copyup_waiters = o->copyup_late = NULL;
         librbd_write_finished(cl, rop);
         while (waiters) {
             struct rados_op *next = waiters->next;
             waiters->next = NULL;
             librbd_write_finished(cl, waiters);
             waiters = next;
+        }
+        while (late) {
+            struct rados_op *next = late->next;
+            late->next = NULL;
+            librbd_send_write(cl, late);
+            late = next;
         }
         break;
     }

@@ -31,8 +31,10 @@ struct obj_state {
     uint32_t inflight_writes;
     struct rados_op *held;   /* held writes, merged (one pending batch) */
     /* librbd CopyupRequest in progress, and the writes waiting on it */
-    bool copyup_inflight;
-    struct rados_op *copyup_waiters;
+    struct rados_op *copyup_op;       /* the write whose CopyupRequest is in flight */
+    bool copyup_sent;                 /* [call rbd.copyup, ...] already sent */
+    struct rados_op *copyup_waiters;  /* appended before it was sent: ride along */
+    struct rados_op *copyup_late;     /* appended after: re-sent once it completes */
 };
 
 struct image {
@@ -73,6 +75,7 @@ struct rados_op {
     struct fio_io *ios;      /* the fio I/Os this op completes (merged writes) */
     struct rados_op *copyup_parent; /* parent read / map update: the copy-up it serves */
     uint64_t acked_early;    /* write-around: bytes already acknowledged to fio */
+    uint64_t copyup_extra;   /* copy-up: bytes of the pending writes appended to it */
     uint32_t primary;        /* OSD id */
     sim_time_t t_sent, t_reply_rx;
     /* the primary's milestones, for the waterfall */

@@ -148,9 +148,17 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
             pa = 0;
         }
     if (ma < 0) {
-        char tail;
-        int n = sscanf(release, "%d.%d.%d%c", &ma, &mi, &pa, &tail);
-        if (n < 1 || n > 3 || ma < 10 || ma > 99)
+        /* digits and dots only: N, N.N or N.N.N */
+        int dots = 0;
+        bool shape = release[0] >= '0' && release[0] <= '9';
+        for (const char *p = release; *p && shape; p++) {
+            if (*p == '.')
+                shape = p[1] >= '0' && p[1] <= '9' && ++dots <= 2;
+            else
+                shape = *p >= '0' && *p <= '9';
+        }
+        int n = shape ? sscanf(release, "%d.%d.%d", &ma, &mi, &pa) : 0;
+        if (!shape || n != dots + 1 || ma < 10 || ma > 99)
             return sim_errf(err, -EINVAL,
                             "ceph.release: '%s' is not a release (e.g. 16.2.14, 18.2.4, reef, crimson)", release);
     }

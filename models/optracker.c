@@ -111,7 +111,10 @@ __attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *b, cons
 
 const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n)
 {
-    snprintf(buf, n, "rbd_data.%" PRIx64 ".%016" PRIx64, op->image_id, op->objno);
+    if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE)
+        snprintf(buf, n, "rbd_object_map.%" PRIx64, op->image_id);
+    else
+        snprintf(buf, n, "rbd_data.%" PRIx64 ".%016" PRIx64, op->image_id, op->objno);
     return buf;
 }
 
@@ -131,6 +134,11 @@ static void describe_ops(struct sbuf *b, const struct optrack_op *op)
                   strlen(copyup_cls) + strlen(copyup_method));
         sep = ",";
     }
+    if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE) {
+        /* cls_client::object_map_update: class + method names are the call's in-data */
+        sb_printf(b, "%scall rbd.object_map_update in=%zub", sep, strlen("rbd") + strlen("object_map_update"));
+        sep = ",";
+    }
     if (op->subops & OPTRACK_CMPEXT) {
         sb_printf(b, "%scmpext %" PRIu64 "~%" PRIu64 " in=%" PRIu64 "b", sep, op->off, op->len, op->len);
         sep = ",";
@@ -142,6 +150,8 @@ static void describe_ops(struct sbuf *b, const struct optrack_op *op)
     if (op->subops & OPTRACK_WRITE) {
         sb_printf(b, "%swrite %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
         sep = ",";
+        for (uint16_t i = 0; i < op->n_more && i < OPTRACK_MORE_WRITES; i++)
+            sb_printf(b, ",write %" PRIu32 "~%" PRIu32, op->more_off[i], op->more_len[i]);
     }
     if (op->subops & OPTRACK_WRITEFULL) {
         sb_printf(b, "%swritefull 0~%" PRIu64, sep, op->len);
@@ -166,7 +176,8 @@ const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n)
 
     switch (op->kind) {
     case OPTRACK_OSD_OP: {
-        const uint32_t writes = OPTRACK_CALL_COPYUP | OPTRACK_ALLOC_HINT | OPTRACK_WRITE | OPTRACK_WRITEFULL;
+        const uint32_t writes = OPTRACK_CALL_COPYUP | OPTRACK_CALL_OBJECT_MAP_UPDATE | OPTRACK_ALLOC_HINT |
+                                OPTRACK_WRITE | OPTRACK_WRITEFULL;
         /* ceph_osd_flag_string: ondisk(4) read(16) write(32) known_if_redirected(0x400000) */
         const char *flags = (op->subops & writes) ? "ondisk+write+known_if_redirected"
                                                   : "ondisk+read+known_if_redirected";
@@ -267,7 +278,7 @@ static int64_t op_duration_ns(const struct optrack_op *op, sim_time_t now)
 
 cJSON *optrack_dump_op(const struct optrack_op *op, sim_time_t now, int64_t wall_epoch_ns)
 {
-    char desc[512], ts[48], name[64];
+    char desc[2048], ts[48], name[64];
     cJSON *o = cJSON_CreateObject();
     sim_time_t init = op_initiated(op);
     cJSON_AddStringToObject(o, "description", optrack_describe(op, desc, sizeof desc));

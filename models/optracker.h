@@ -25,6 +25,7 @@
 #include "evq.h"
 
 #define OPTRACK_MAX_EVENTS 32
+#define OPTRACK_MORE_WRITES 32 /* extra writes listed in one description */
 
 enum optrack_kind {
     OPTRACK_OSD_OP,    /* osd_op(client.X.0:tid pool.pg oid [ops] snapc ... e...) */
@@ -47,6 +48,7 @@ enum optrack_subop {
     OPTRACK_WRITEFULL = 1 << 4,  /* "writefull 0~len" */
     OPTRACK_READ = 1 << 5,       /* "read off~len" */
     OPTRACK_CMPEXT = 1 << 6,     /* "cmpext off~len in=lenb" (compare data is kept) */
+    OPTRACK_CALL_OBJECT_MAP_UPDATE = 1 << 7, /* "call rbd.object_map_update" on rbd_object_map.<id> */
 };
 
 struct optrack_event {
@@ -64,6 +66,9 @@ struct optrack_op {
     uint64_t objno;
     uint32_t subops;       /* enum optrack_subop bits */
     uint64_t off, len;
+    /* more writes in the same op vector (writes appended to a copy-up) */
+    uint16_t n_more;
+    uint32_t more_off[OPTRACK_MORE_WRITES], more_len[OPTRACK_MORE_WRITES];
     uint32_t epoch;
     uint64_t version;      /* pg log version (repop) */
     /* added; 0 = the default named */

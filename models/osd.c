@@ -244,7 +244,7 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     bool carries_data = rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST);
     op->bytes = carries_data ? (uint32_t)rop->len : 0;
     if (rop->kind == RADOS_COPYUP)
-        op->bytes = (uint32_t)(rop->img->object_size + rop->len);
+        op->bytes = (uint32_t)(rop->img->object_size + rop->len + rop->copyup_extra);
     struct optrack_op *t = &op->track;
     t->kind = OPTRACK_OSD_OP;
     t->client = 4100 + rop->cl->id;
@@ -253,8 +253,9 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     t->pg_seed = rop->obj->pg;
     t->image_id = rop->img->spec.id;
     t->objno = rop->objno;
+    bool map_update = rop->kind == RADOS_MAP_UPDATE;
     t->subops = (rop->subops & SUBOP_STAT ? OPTRACK_STAT : 0) |
-                (rop->subops & SUBOP_CALL_RDWR ? OPTRACK_CALL_COPYUP : 0) |
+                (rop->subops & SUBOP_CALL_RDWR ? (map_update ? OPTRACK_CALL_OBJECT_MAP_UPDATE : OPTRACK_CALL_COPYUP) : 0) |
                 (rop->subops & SUBOP_SETALLOCHINT ? OPTRACK_ALLOC_HINT : 0) |
                 (rop->subops & (SUBOP_WRITE | SUBOP_WRITE_MUST_EXIST) ? OPTRACK_WRITE : 0) |
                 (rop->subops & SUBOP_WRITEFULL ? OPTRACK_WRITEFULL : 0) |
@@ -262,6 +263,11 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
                 (rop->subops & SUBOP_CMPEXT ? OPTRACK_CMPEXT : 0);
     t->off = rop->off;
     t->len = rop->len;
+    if (rop->kind == RADOS_COPYUP) /* the writes that rode along (CopyupRequest pending requests) */
+        for (const struct rados_op *w = rop->obj->copyup_waiters; w && t->n_more < OPTRACK_MORE_WRITES; w = w->next) {
+            t->more_off[t->n_more] = (uint32_t)w->off;
+            t->more_len[t->n_more++] = (uint32_t)w->len;
+        }
     t->epoch = o->epoch;
     cpu_pool_submit(osd_worker(o, PEER_CLIENT(rop->cl->id)), CPU_PRIO_NORMAL, op_rx, op, 0);
 }
@@ -482,7 +488,8 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         rep->obj = op->obj;
         rep->log_only = op->log_only;
         rep->bytes = op->log_only ? 0 : op->bytes;
-        rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .client = op->track.client,
+        rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
+                                         .client = op->track.client,
                                          .tid = op->track.tid, .pool = op->track.pool,
                                          .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
                                          .objno = op->track.objno, .epoch = peer->epoch,

@@ -189,19 +189,70 @@ static void *hw_part(struct scenario *sc, int i)
     }
 }
 
-static int load_profiles(struct scenario *sc, struct sim_err *err)
+/* The --set argument that gave path its value, or NULL if it came from the file. */
+static const char *set_origin(const char *path, const char *const *sets, int n_sets)
+{
+    size_t n = strlen(path);
+    const char *found = NULL;
+    for (int i = 0; i < n_sets; i++)
+        if (!strncmp(sets[i], path, n) && sets[i][n] == '=')
+            found = sets[i]; /* the last one wins, as it does when applied */
+    return found;
+}
+
+/* "--set a.b=c: a.b: msg" or "file: a.b: msg": the error names where the value came from. */
+static int value_error(const struct scenario *sc, int rc, const char *path, const char *const *sets, int n_sets,
+                       const char *msg, struct sim_err *err)
+{
+    const char *set = set_origin(path, sets, n_sets);
+    if (set)
+        return sim_errf(err, rc, "--set %s: %s: %s", set, path, msg);
+    return sim_errf(err, rc, "%s: %s: %s", sc->path, path, msg);
+}
+
+static int load_profiles(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
 {
     char dir[1024];
     int rc;
     if ((rc = hwprofile_find_dir(dir, sizeof dir, err)) < 0)
         return rc;
     struct sim_err e2;
-    if ((rc = hwprofile_load_cpu(sc->cluster.cpu, dir, &sc->cpu, &e2)) < 0 ||
-        (rc = hwprofile_load_nvme(sc->cluster.nvme, dir, &sc->nvme, &e2)) < 0 ||
-        (rc = hwprofile_load_nic(sc->cluster.nic, dir, &sc->nic, &e2)) < 0 ||
-        (rc = hwprofile_load_switch(sc->cluster.switch_, dir, &sc->sw, &e2)) < 0)
-        return sim_errf(err, rc, "%s: %s", sc->path, e2.msg);
+    if ((rc = hwprofile_load_cpu(sc->cluster.cpu, dir, &sc->cpu, &e2)) < 0)
+        return value_error(sc, rc, "cluster.cpu", sets, n_sets, e2.msg, err);
+    if ((rc = hwprofile_load_nvme(sc->cluster.nvme, dir, &sc->nvme, &e2)) < 0)
+        return value_error(sc, rc, "cluster.nvme", sets, n_sets, e2.msg, err);
+    if ((rc = hwprofile_load_nic(sc->cluster.nic, dir, &sc->nic, &e2)) < 0)
+        return value_error(sc, rc, "cluster.nic", sets, n_sets, e2.msg, err);
+    if ((rc = hwprofile_load_switch(sc->cluster.switch_, dir, &sc->sw, &e2)) < 0)
+        return value_error(sc, rc, "cluster.switch", sets, n_sets, e2.msg, err);
     return 0;
+}
+
+/* Messages of fiojob_set / hwprofile_set start with their own "--set x: ";
+   for values from the file that prefix would blame the command line. */
+static const char *strip_set_prefix(const char *msg)
+{
+    if (strncmp(msg, "--set", 5))
+        return msg;
+    const char *colon = strstr(msg, ": ");
+    if (!colon)
+        return msg;
+    msg = colon + 2;
+    /* hwprofile_set names the path after "--set:": the caller names it too */
+    if (!strncmp(msg, "hw.", 3) && (colon = strstr(msg, ": ")))
+        msg = colon + 2;
+    return msg;
+}
+
+/* A latency given explicitly replaces the measured shape of the profile. */
+static void nvme_latency_overridden(struct hw_nvme *nv, const char *key)
+{
+    if (!strcmp(key, "write_latency_us"))
+        nv->n_write_pct = 0;
+    else if (!strcmp(key, "read_latency_us"))
+        nv->n_read_pct = 0;
+    else if (!strcmp(key, "flush_latency_us"))
+        nv->n_flush_pct = 0;
 }
 
 /* "hw": {"nvme": {"write_latency_us": 30}, ...}: field overrides of the loaded profiles. */
@@ -229,7 +280,10 @@ static int apply_hw_json(struct scenario *sc, const cJSON *hw, const char *file,
                                 hw_kind_keys[i], f->string);
             struct sim_err e2;
             if ((rc = hwprofile_set(hw_kinds[i], hw_part(sc, i), f->string, text, &e2)) < 0)
-                return sim_errf(err, rc, "%s: hw.%s.%s: %s", file, hw_kind_keys[i], f->string, e2.msg);
+                return sim_errf(err, rc, "%s: hw.%s.%s: %s", file, hw_kind_keys[i], f->string,
+                                strip_set_prefix(e2.msg));
+            if (hw_kinds[i] == HWPROFILE_NVME)
+                nvme_latency_overridden(&sc->nvme, f->string);
         }
     }
     return 0;
@@ -292,7 +346,7 @@ static int apply_fio_json(struct scenario *sc, const cJSON *fio, const char *fil
         struct sim_err e2;
         int rc = fiojob_set(&sc->jobs, f->string, value, &e2);
         if (rc < 0)
-            return sim_errf(err, rc, "%s: fio.%s: %s", file, f->string, e2.msg);
+            return sim_errf(err, rc, "%s: fio.%s: %s", file, f->string, strip_set_prefix(e2.msg));
     }
     return 0;
 }
@@ -335,9 +389,15 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     if (path) {
         sc->json = jsonu_load_file(path, err);
     } else {
-        sc->json = cJSON_Parse(json_text);
-        if (!sc->json)
-            sim_errf(err, -EINVAL, "%s: malformed JSON", pseudo);
+        const char *end = NULL;
+        sc->json = cJSON_ParseWithOpts(json_text, &end, 1);
+        if (!sc->json) {
+            int line = 1;
+            for (const char *q = json_text; end && q < end && *q; q++)
+                line += *q == '\n';
+            sim_errf(err, -EINVAL, "%s:%d: malformed JSON near byte %ld", pseudo, line,
+                     end ? (long)(end - json_text) : 0L);
+        }
     }
     if (!sc->json)
         return err ? err->code : -EINVAL;
@@ -359,7 +419,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     }
     struct sim_err e2;
     if ((rc = release_parse(sc->ceph.release, &sc->rel, &e2)) < 0) {
-        rc = sim_errf(err, rc, "%s: %s", file, e2.msg);
+        const char *set = set_origin("ceph.release", sets, n_sets);
+        rc = set ? sim_errf(err, rc, "--set %s: %s", set, e2.msg) : sim_errf(err, rc, "%s: %s", file, e2.msg);
         goto fail;
     }
     ceph_options_apply_release(&sc->ceph, &sc->rel, sc->op_queue_set);
@@ -367,13 +428,28 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         rc = sim_errf(err, -EINVAL, "%s: image.object_map: the object-map feature needs exclusive_lock", file);
         goto fail;
     }
+    if (sc->pool.size > sc->cluster.hosts * sc->cluster.osds_per_host) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%lld replicas need at least %lld OSDs (cluster.hosts x cluster.osds_per_host = %lld)",
+                 (long long)sc->pool.size, (long long)sc->pool.size,
+                 (long long)(sc->cluster.hosts * sc->cluster.osds_per_host));
+        rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
+        goto fail;
+    }
     if (sc->pool.min_size > sc->pool.size) {
         rc = sim_errf(err, -ERANGE, "%s: pool.min_size: %lld is larger than pool.size %lld", file,
                       (long long)sc->pool.min_size, (long long)sc->pool.size);
         goto fail;
     }
-    if ((rc = load_profiles(sc, err)) < 0)
+    if ((rc = load_profiles(sc, sets, n_sets, err)) < 0)
         goto fail;
+    if (sc->cluster.governor && !hwprofile_cpu_governor(&sc->cpu, sc->cluster.governor - 1)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "'%s' is not a governor CPU profile '%s' describes", governor_names[sc->cluster.governor],
+                 sc->cpu.name);
+        rc = value_error(sc, -EINVAL, "cluster.governor", sets, n_sets, msg, err);
+        goto fail;
+    }
     const cJSON *hw = cJSON_GetObjectItemCaseSensitive(sc->json, "hw");
     if (hw && (rc = apply_hw_json(sc, hw, file, err)) < 0)
         goto fail;
@@ -401,9 +477,11 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                 goto fail;
             }
             if ((rc = hwprofile_set(hw_kinds[k], hw_part(sc, k), dot + 1, value, &e2)) < 0) {
-                rc = sim_errf(err, rc, "--set %s: %s", sets[i], e2.msg);
+                rc = sim_errf(err, rc, "--set %s: %s", sets[i], strip_set_prefix(e2.msg));
                 goto fail;
             }
+            if (hw_kinds[k] == HWPROFILE_NVME)
+                nvme_latency_overridden(&sc->nvme, dot + 1);
         } else if (!strcmp(section, "fio")) {
             if ((rc = fiojob_set(&sc->jobs, key, value[0] ? value : NULL, &e2)) < 0) {
                 rc = sim_errf(err, rc, "%s", e2.msg);

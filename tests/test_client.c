@@ -1,0 +1,1022 @@
+/*
+ * test_client.c - the client model (fio jobs, librbd, the simple scheduler,
+ * clone guards and copy-up) checked end to end: inline scenarios are loaded
+ * with scenario_load, simulated with cluster_run, and judged only through the
+ * public outputs: the fio results (cluster.h), every OSD's
+ * dump_historic_ops JSON (optracker_dump, with a history large enough to keep
+ * every op) and the perf dump JSON (perfcounters_dump).
+ *
+ * The historic ops give, per op that reached a primary: the client tid, the
+ * PG, the object name (rbd_data.<id>.<objno %016x>), the op vector
+ * ("[stat,write 0~4096]"), the acting set ("waiting for subops from 1,2" on
+ * the primary, osd_repop on the replicas), and its OSD-side start and
+ * duration.  That is enough to recover the offsets fio issued, the librbd
+ * striping, the merging of the simple scheduler and the copy-up sequence.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "fioout.h"
+#include "optracker.h"
+#include "perfcounters.h"
+#include "scenario.h"
+
+#define MIB (1024ull * 1024ull)
+
+/* A small cluster; rbd_io_scheduler none unless a test asks; every op kept. */
+static const char base_sections[] =
+    "{\"cluster\": {\"hosts\": 3, \"osds_per_host\": 2, \"client_hosts\": 1},"
+    " \"pool\": {\"size\": 3, \"pg_num\": 32},"
+    " \"image\": {\"size_gib\": 1},"
+    " \"ceph\": {\"rbd_io_scheduler\": \"none\", \"osd_op_history_size\": 1000000},"
+    " \"sim\": {\"duration_s\": 0.3, \"warmup_s\": 0, \"seed\": 1}}";
+
+/* One op as dump_historic_ops shows it. */
+struct hop {
+    uint32_t osd;          /* the OSD whose dump holds it */
+    bool repop;            /* osd_repop on a replica (else osd_op on the primary) */
+    uint32_t client, pg;
+    uint64_t tid;
+    char obj[96];          /* object name */
+    char ops[2048];        /* the op vector without brackets */
+    double start, dur;     /* s; start relative to the dump time (= -age) */
+    uint32_t acting[8];    /* primary ops: primary then "waiting for subops from" */
+    int n_acting;
+};
+
+struct run {
+    struct scenario sc;
+    struct cluster_spec spec;
+    struct cluster *c;
+    struct hop *ops;       /* primary ops, sorted by (client, tid) */
+    size_t n;
+    struct hop *repops;
+    size_t n_repops;
+    double op_w, op_r, op_rw; /* perf dump counts summed over OSDs */
+};
+
+static int cmp_hop(const void *a, const void *b)
+{
+    const struct hop *x = a, *y = b;
+    if (x->client != y->client)
+        return x->client < y->client ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return 0;
+}
+
+static char *scenario_text(const char *jobs)
+{
+    cJSON *j = cJSON_Parse(base_sections);
+    assert_non_null(j);
+    cJSON *cl = cJSON_AddObjectToObject(j, "clients");
+    cJSON_AddStringToObject(cl, "jobs", jobs);
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return text;
+}
+
+static void parse_events(struct hop *h, const cJSON *op)
+{
+    const cJSON *evs = cJSON_GetObjectItem(cJSON_GetObjectItem(op, "type_data"), "events");
+    const cJSON *e;
+    h->acting[0] = h->osd;
+    h->n_acting = 1;
+    cJSON_ArrayForEach(e, evs) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(e, "event"));
+        static const char prefix[] = "waiting for subops from ";
+        if (!name || strncmp(name, prefix, sizeof prefix - 1))
+            continue;
+        char buf[64], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", name + sizeof prefix - 1);
+        for (char *t = strtok_r(buf, ",", &save); t && h->n_acting < 8; t = strtok_r(NULL, ",", &save))
+            h->acting[h->n_acting++] = (uint32_t)strtoul(t, NULL, 10);
+    }
+}
+
+static void collect_ops(struct run *r)
+{
+    size_t cap = 1024, rcap = 1024;
+    r->ops = calloc(cap, sizeof *r->ops);
+    r->repops = calloc(rcap, sizeof *r->repops);
+    sim_time_t now = sim_now(cluster_sim(r->c));
+    for (uint32_t i = 0; i < cluster_n_osds(r->c); i++) {
+        cJSON *d = optracker_dump(cluster_optracker(r->c, i), now, r->spec.wall_epoch_ns, 0);
+        const cJSON *op;
+        cJSON_ArrayForEach(op, cJSON_GetObjectItem(d, "ops")) {
+            const char *desc = cJSON_GetStringValue(cJSON_GetObjectItem(op, "description"));
+            assert_non_null(desc);
+            struct hop h = {.osd = i};
+            h.start = -fioout_num(cJSON_GetObjectItem(op, "age"));
+            h.dur = fioout_num(cJSON_GetObjectItem(op, "duration"));
+            if (sscanf(desc, "osd_op(client.%" SCNu32 ".0:%" SCNu64 " %*u.%" SCNx32 " %*u:%*x:::%95[^:]:head [%2047[^]]]",
+                       &h.client, &h.tid, &h.pg, h.obj, h.ops) == 5) {
+                parse_events(&h, op);
+                if (r->n == cap)
+                    r->ops = realloc(r->ops, (cap *= 2) * sizeof *r->ops);
+                r->ops[r->n++] = h;
+            } else if (sscanf(desc, "osd_repop(client.%" SCNu32 ".0:%" SCNu64 " %*u.%" SCNx32 " e%*u/%*u %*u:%*x:::%95[^:]:head",
+                              &h.client, &h.tid, &h.pg, h.obj) == 4) {
+                h.repop = true;
+                if (r->n_repops == rcap)
+                    r->repops = realloc(r->repops, (rcap *= 2) * sizeof *r->repops);
+                r->repops[r->n_repops++] = h;
+            } else if (strncmp(desc, "osd_repop_reply(", 16)) {
+                fail_msg("unparsed historic op description: %s", desc);
+            }
+        }
+        cJSON_Delete(d);
+        cJSON *perf = perfcounters_dump(cluster_osd_perf(r->c, i), NULL);
+        const cJSON *osd = cJSON_GetObjectItem(perf, "osd");
+        r->op_w += fioout_num(cJSON_GetObjectItem(osd, "op_w"));
+        r->op_r += fioout_num(cJSON_GetObjectItem(osd, "op_r"));
+        r->op_rw += fioout_num(cJSON_GetObjectItem(osd, "op_rw"));
+        cJSON_Delete(perf);
+    }
+    qsort(r->ops, r->n, sizeof *r->ops, cmp_hop);
+}
+
+/* Load the base scenario with jobs and --set overrides, simulate it, collect the outputs. */
+static void run_jobs(struct run *r, const char *jobs, const char *const *sets, int n_sets)
+{
+    memset(r, 0, sizeof *r);
+    char *text = scenario_text(jobs);
+    struct sim_err err = {0};
+    int rc = scenario_load(&r->sc, NULL, text, "inline.json", sets, n_sets, &err);
+    free(text);
+    if (rc < 0)
+        fail_msg("scenario_load: %s", err.msg);
+    if (scenario_to_spec(&r->sc, 0, &r->spec, &err) < 0)
+        fail_msg("scenario_to_spec: %s", err.msg);
+    r->c = cluster_create(&r->spec, &err);
+    if (!r->c)
+        fail_msg("cluster_create: %s", err.msg);
+    cluster_run(r->c, NULL, NULL);
+    collect_ops(r);
+}
+
+static void run_free(struct run *r)
+{
+    cluster_destroy(r->c);
+    scenario_free(&r->sc);
+    free(r->ops);
+    free(r->repops);
+    memset(r, 0, sizeof *r);
+}
+
+static const struct fio_ddir_stats *wstats(const struct run *r, int job)
+{
+    return &cluster_job_results(r->c)[job].dir[FIO_DDIR_WRITE];
+}
+
+static double job_iops(const struct run *r, int ddir)
+{
+    double ios = 0;
+    const struct fio_job_result *jr = cluster_job_results(r->c);
+    for (uint32_t i = 0; i < cluster_n_jobs(r->c); i++)
+        ios += (double)jr[i].dir[ddir].total_ios;
+    return ios / ((double)jr[0].runtime_ns / 1e9);
+}
+
+/* ---- op-vector helpers ---- */
+
+/* The i-th comma-separated entry of an op vector into buf; false past the end. */
+static bool op_entry(const char *ops, int i, char *buf, size_t n)
+{
+    const char *p = ops;
+    for (int k = 0; k < i; k++) {
+        p = strchr(p, ',');
+        if (!p)
+            return false;
+        p++;
+    }
+    size_t len = strcspn(p, ",");
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    return true;
+}
+
+static int count_entries(const char *ops, const char *verb)
+{
+    char e[160];
+    int n = 0;
+    size_t vl = strlen(verb);
+    for (int i = 0; op_entry(ops, i, e, sizeof e); i++)
+        if (!strncmp(e, verb, vl) && (e[vl] == ' ' || e[vl] == '\0'))
+            n++;
+    return n;
+}
+
+/* The first "write off~len" entry; false if none. */
+static bool write_extent(const struct hop *h, uint64_t *off, uint64_t *len)
+{
+    char e[160];
+    for (int i = 0; op_entry(h->ops, i, e, sizeof e); i++)
+        if (sscanf(e, "write %" SCNu64 "~%" SCNu64, off, len) == 2)
+            return true;
+    return false;
+}
+
+static uint64_t written_bytes(const struct hop *h)
+{
+    char e[160];
+    uint64_t off, len, sum = 0;
+    for (int i = 0; op_entry(h->ops, i, e, sizeof e); i++)
+        if (sscanf(e, "write %" SCNu64 "~%" SCNu64, &off, &len) == 2)
+            sum += len;
+    return sum;
+}
+
+/* Image id and object number of rbd_data.<id>.<objno>; false if not that shape. */
+static bool object_id(const char *name, uint64_t *image_id, uint64_t *objno)
+{
+    const char *dot = strrchr(name, '.');
+    if (strncmp(name, "rbd_data.", 9) || !dot || strlen(dot + 1) != 16)
+        return false;
+    for (const char *p = dot + 1; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    char *end;
+    *image_id = strtoull(name + 9, &end, 16);
+    if (end != dot)
+        return false;
+    *objno = strtoull(dot + 1, NULL, 16);
+    return true;
+}
+
+static bool of_image(const struct run *r, const struct hop *h, uint64_t *objno)
+{
+    uint64_t id;
+    return object_id(h->obj, &id, objno) && id == r->spec.image.id;
+}
+
+/* ---- librbd mapping ---- */
+
+/* Sequential 8k writes starting 4k before the end of object 2: the first I/O
+   is split by the Striper into two object extents, the next ones follow. */
+static void check_striping(uint32_t order)
+{
+    uint64_t osz = 1ull << order;
+    char jobs[512], set_order[64];
+    snprintf(jobs, sizeof jobs,
+             "[seq]\nioengine=rbd\nrw=write\nbs=8k\niodepth=1\noffset=%" PRIu64 "\nsize=1m\nnumber_ios=4\n",
+             3 * osz - 4096);
+    snprintf(set_order, sizeof set_order, "image.order=%u", order);
+    const char *sets[] = {set_order};
+    struct run r;
+    run_jobs(&r, jobs, sets, 1);
+    assert_int_equal(r.spec.image.order, order);
+    assert_int_equal(wstats(&r, 0)->total_ios, 4);
+    const struct { uint64_t objno, off, len; } want[] = {
+        {2, osz - 4096, 4096}, {3, 0, 4096}, {3, 4096, 8192}, {3, 12288, 8192}, {3, 20480, 8192}};
+    assert_int_equal(r.n, 5);
+    for (size_t i = 0; i < 5; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "rbd_data.%" PRIx64 ".%016" PRIx64, r.spec.image.id, want[i].objno);
+        assert_string_equal(r.ops[i].obj, name);
+        uint64_t off, len;
+        assert_true(write_extent(&r.ops[i], &off, &len));
+        assert_int_equal(off, want[i].off);
+        assert_int_equal(len, want[i].len);
+        assert_int_equal(count_entries(r.ops[i].ops, "write"), 1);
+    }
+    run_free(&r);
+}
+
+static void test_striping_order22(void **state) { check_striping(22); }
+static void test_striping_order20(void **state) { check_striping(20); }
+
+/* Object names, object -> PG stable across runs and workloads, PGs spread. */
+static void test_object_names_and_pgs(void **state)
+{
+    const char *jobs = "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\ntime_based\n";
+    struct run a, b;
+    run_jobs(&a, jobs, NULL, 0);
+    const char *sets[] = {"sim.seed=7", "fio.rw=randread"};
+    run_jobs(&b, jobs, sets, 2);
+    uint64_t n_obj = a.spec.image.size_bytes >> a.spec.image.order;
+    int32_t *pg_of = malloc(n_obj * sizeof *pg_of);
+    for (uint64_t i = 0; i < n_obj; i++)
+        pg_of[i] = -1;
+    uint8_t used_pg[32] = {0};
+    int n_pg = 0, common = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        struct run *r = pass ? &b : &a;
+        assert_true(r->n > 200);
+        for (size_t i = 0; i < r->n; i++) {
+            uint64_t objno;
+            if (!of_image(r, &r->ops[i], &objno))
+                fail_msg("not an object of the image: %s", r->ops[i].obj);
+            assert_true(objno < n_obj);
+            assert_true(r->ops[i].pg < 32);
+            if (pg_of[objno] < 0) {
+                pg_of[objno] = (int32_t)r->ops[i].pg;
+                if (!used_pg[r->ops[i].pg]++)
+                    n_pg++;
+            } else {
+                if (pass)
+                    common++;
+                if ((uint32_t)pg_of[objno] != r->ops[i].pg)
+                    fail_msg("%s in PG %x and %x", r->ops[i].obj, pg_of[objno], r->ops[i].pg);
+            }
+        }
+    }
+    assert_true(common > 50);
+    assert_true(n_pg >= 24); /* ~256 objects over 32 PGs */
+    free(pg_of);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* Acting sets from the dumps: size distinct OSDs, the same per PG, the repops on the replicas. */
+static void check_acting(const char *const *sets, int n_sets, uint32_t size, bool distinct_hosts,
+                         bool expect_shared_host)
+{
+    struct run r;
+    run_jobs(&r, "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\ntime_based\n", sets, n_sets);
+    uint32_t oph = r.spec.osds_per_host, pg_num = r.spec.pg_num;
+    assert_int_equal(r.spec.pool_size, size);
+    int32_t *first = malloc(pg_num * 8 * sizeof *first);
+    for (uint32_t i = 0; i < pg_num * 8; i++)
+        first[i] = -1;
+    bool shared_host = false;
+    size_t checked = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const struct hop *h = &r.ops[i];
+        assert_int_equal(h->n_acting, (int)size);
+        for (int x = 0; x < h->n_acting; x++) {
+            assert_true(h->acting[x] < cluster_n_osds(r.c));
+            for (int y = 0; y < x; y++) {
+                assert_int_not_equal(h->acting[x], h->acting[y]);
+                if (h->acting[x] / oph == h->acting[y] / oph) {
+                    shared_host = true;
+                    if (distinct_hosts)
+                        fail_msg("PG %x: osd.%u and osd.%u on one host", h->pg, h->acting[x], h->acting[y]);
+                }
+            }
+            int32_t *f = &first[h->pg * 8 + x];
+            if (*f < 0)
+                *f = (int32_t)h->acting[x];
+            else if ((uint32_t)*f != h->acting[x])
+                fail_msg("PG %x: acting set changed", h->pg);
+        }
+        /* the replicas hold the osd_repop of this tid */
+        int found = 0;
+        for (size_t k = 0; k < r.n_repops; k++) {
+            const struct hop *p = &r.repops[k];
+            if (p->client != h->client || p->tid != h->tid)
+                continue;
+            assert_int_equal(p->pg, h->pg);
+            assert_string_equal(p->obj, h->obj);
+            bool in = false;
+            for (int x = 1; x < h->n_acting; x++)
+                in |= p->osd == h->acting[x];
+            assert_true(in);
+            found++;
+        }
+        assert_int_equal(found, (int)size - 1);
+        checked++;
+    }
+    assert_true(checked > 200);
+    assert_true(shared_host == expect_shared_host);
+    free(first);
+    run_free(&r);
+}
+
+static void test_acting_distinct_hosts(void **state)
+{
+    const char *sets[] = {"cluster.hosts=4", "cluster.osds_per_host=3", "pool.pg_num=64"};
+    check_acting(sets, 3, 3, true, false);
+    const char *sets2[] = {"cluster.hosts=4", "cluster.osds_per_host=3", "pool.size=2", "pool.min_size=1"};
+    check_acting(sets2, 4, 2, true, false);
+}
+
+static void test_acting_distinct_osds(void **state)
+{
+    /* fewer hosts than replicas: distinct OSDs, some necessarily on one host */
+    const char *sets[] = {"cluster.hosts=2", "cluster.osds_per_host=3"};
+    check_acting(sets, 2, 3, false, true);
+    /* failure_domain osd: distinct OSDs, hosts no longer kept apart */
+    const char *sets2[] = {"cluster.hosts=3", "cluster.osds_per_host=3", "cluster.failure_domain=osd",
+                           "pool.pg_num=64"};
+    check_acting(sets2, 4, 3, false, true);
+}
+
+/* ---- fio semantics ---- */
+
+static uint64_t image_offset(const struct run *r, const struct hop *h)
+{
+    uint64_t objno, off, len;
+    assert_true(of_image(r, h, &objno));
+    assert_true(write_extent(h, &off, &len));
+    return (objno << r->spec.image.order) + off;
+}
+
+/* Offsets by tid (QD 1, no merging): +bs(+skip) each time, back to the start past the end. */
+static void check_seq(const char *rw, uint64_t bs, uint64_t step)
+{
+    char jobs[256];
+    uint64_t start = MIB, size = 64 * 1024;
+    snprintf(jobs, sizeof jobs, "[s]\nioengine=rbd\nrw=%s\nbs=%" PRIu64 "\noffset=1m\nsize=64k\niodepth=1\ntime_based\n",
+             rw, bs);
+    struct run r;
+    run_jobs(&r, jobs, NULL, 0);
+    assert_true(r.n > 50);
+    assert_int_equal(image_offset(&r, &r.ops[0]), start);
+    int wraps = 0;
+    for (size_t i = 1; i < r.n; i++) {
+        uint64_t prev = image_offset(&r, &r.ops[i - 1]), cur = image_offset(&r, &r.ops[i]);
+        uint64_t off, len;
+        write_extent(&r.ops[i], &off, &len);
+        assert_int_equal(len, bs);
+        assert_true(cur >= start && cur + bs <= start + size);
+        if (cur == prev + step)
+            continue;
+        if (cur == start && prev + step + bs > start + size) {
+            wraps++;
+            continue;
+        }
+        fail_msg("%s: offset %" PRIu64 " after %" PRIu64, rw, cur, prev);
+    }
+    assert_true(wraps >= 2);
+    run_free(&r);
+}
+
+static void test_seq_offsets(void **state)
+{
+    check_seq("write", 8192, 8192);
+    check_seq("write:8k", 4096, 12288);
+}
+
+static void test_rand_offsets(void **state)
+{
+    struct run r;
+    run_jobs(&r, "[r]\nioengine=rbd\nrw=randwrite\nbs=8k\noffset=2m\nsize=6m\niodepth=4\ntime_based\n", NULL, 0);
+    assert_true(r.n > 300);
+    uint8_t *seen = calloc(768, 1);
+    int distinct = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t off = image_offset(&r, &r.ops[i]), o, len;
+        write_extent(&r.ops[i], &o, &len);
+        assert_int_equal(len, 8192);
+        assert_int_equal(off % 8192, 0);
+        assert_true(off >= 2 * MIB && off + len <= 8 * MIB);
+        if (!seen[(off - 2 * MIB) / 8192]++)
+            distinct++;
+    }
+    assert_true(distinct > (int)r.n / 2); /* uniform, not a few repeated blocks */
+    free(seen);
+    run_free(&r);
+}
+
+static void test_rwmixread(void **state)
+{
+    static const int mix[] = {70, 20};
+    for (int k = 0; k < 2; k++) {
+        char jobs[256];
+        snprintf(jobs, sizeof jobs, "[m]\nioengine=rbd\nrw=randrw\nrwmixread=%d\nbs=4k\niodepth=4\ntime_based\n", mix[k]);
+        const char *sets[] = {"sim.duration_s=0.6"};
+        struct run r;
+        run_jobs(&r, jobs, sets, 1);
+        const struct fio_job_result *jr = cluster_job_results(r.c);
+        double rd = (double)jr->dir[FIO_DDIR_READ].total_ios, wr = (double)jr->dir[FIO_DDIR_WRITE].total_ios;
+        assert_true(rd + wr > 800);
+        double frac = rd / (rd + wr);
+        if (fabs(frac - mix[k] / 100.0) > 0.05)
+            fail_msg("rwmixread=%d: read fraction %.3f", mix[k], frac);
+        /* the OSDs saw the same mix */
+        double osd_frac = r.op_r / (r.op_r + r.op_w);
+        assert_true(fabs(osd_frac - frac) < 0.03);
+        run_free(&r);
+    }
+}
+
+static void test_bssplit(void **state)
+{
+    struct run r;
+    run_jobs(&r, "[b]\nioengine=rbd\nrw=randwrite\nbssplit=4k/75:64k/25\niodepth=4\ntime_based\n", NULL, 0);
+    size_t n4 = 0, n64 = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t off, len;
+        assert_true(write_extent(&r.ops[i], &off, &len));
+        if (len == 4096)
+            n4++;
+        else if (len == 65536)
+            n64++;
+        else
+            fail_msg("bssplit 4k/75:64k/25 issued %" PRIu64 " bytes", len);
+        assert_int_equal(off % len, 0);
+    }
+    assert_true(n4 + n64 > 300);
+    double f = (double)n4 / (double)(n4 + n64);
+    if (fabs(f - 0.75) > 0.05)
+        fail_msg("4k share %.3f", f);
+    const struct fio_ddir_stats *w = wstats(&r, 0);
+    double mean = (double)w->io_bytes / (double)w->total_ios;
+    assert_true(fabs(mean - (0.75 * 4096 + 0.25 * 65536)) < 0.12 * 19456);
+    run_free(&r);
+}
+
+static void test_limits_stop_job(void **state)
+{
+    struct run r;
+    /* number_ios */
+    run_jobs(&r, "[n]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\nnumber_ios=50\n", NULL, 0);
+    assert_int_equal(wstats(&r, 0)->total_ios, 50);
+    assert_int_equal(r.n, 50);
+    assert_true(fabs(r.op_w - 50) < 0.5);
+    run_free(&r);
+    /* size: 64k of 4k blocks */
+    run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=2\nsize=64k\n", NULL, 0);
+    assert_int_equal(wstats(&r, 0)->total_ios, 16);
+    assert_int_equal(wstats(&r, 0)->io_bytes, 65536);
+    assert_int_equal(r.n, 16);
+    run_free(&r);
+    /* the same job time_based keeps going */
+    run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=2\nsize=64k\ntime_based\n", NULL, 0);
+    assert_true(wstats(&r, 0)->total_ios > 100);
+    run_free(&r);
+}
+
+/*
+ * ramp_time: the measured interval starts after it.  As in fio (io_completed
+ * accounts only once ramp_time_over), completions during the ramp are not
+ * counted; completions after it are, whenever the I/O was issued.
+ */
+static void test_ramp_time_excluded(void **state)
+{
+    struct run ramp, plain;
+    run_jobs(&ramp, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\nramp_time=200ms\n", NULL, 0);
+    run_jobs(&plain, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
+    assert_int_equal(ramp.spec.warmup_ns, 200000000);
+    const struct fio_job_result *jr = cluster_job_results(ramp.c);
+    assert_int_equal(jr->runtime_ns, 300000000);
+    uint64_t ios = jr->dir[FIO_DDIR_WRITE].total_ios;
+    /* the OSD history also restarts at the measured start: at QD=1 the two counts
+       differ by the I/O straddling the start and the one in flight at the end */
+    assert_true(ios > 50);
+    if (llabs((long long)ramp.n - (long long)ios) > 2)
+        fail_msg("%" PRIu64 " fio I/Os counted, %zu ops reached the OSDs after the ramp", ios, ramp.n);
+    /* the same count as a run of the same measured length without ramp */
+    uint64_t ios_plain = wstats(&plain, 0)->total_ios;
+    assert_true(fabs((double)ios - (double)ios_plain) < 0.1 * (double)ios_plain);
+    run_free(&ramp);
+    run_free(&plain);
+}
+
+static void test_rate_iops(void **state)
+{
+    const char *sets[] = {"sim.duration_s=1"};
+    struct run r, free_run;
+    run_jobs(&r, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\nrate_iops=300\ntime_based\n", sets, 1);
+    run_jobs(&free_run, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\ntime_based\n", sets, 1);
+    double capped = job_iops(&r, FIO_DDIR_WRITE), uncapped = job_iops(&free_run, FIO_DDIR_WRITE);
+    if (fabs(capped - 300) > 10 || uncapped < 600)
+        fail_msg("rate_iops=300: %.1f IOPS (uncapped %.1f)", capped, uncapped);
+    run_free(&r);
+    run_free(&free_run);
+}
+
+static void test_numjobs_group_reporting(void **state)
+{
+    struct run one, many;
+    run_jobs(&one, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
+    run_jobs(&many, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=4\ntime_based\n", NULL, 0);
+    assert_int_equal(cluster_n_jobs(one.c), 1);
+    assert_int_equal(cluster_n_jobs(many.c), 4);
+    const struct fio_job_result *jr = cluster_job_results(many.c);
+    uint64_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(jr[i].jobname, "q");
+        assert_true(jr[i].dir[FIO_DDIR_WRITE].total_ios > 50);
+        sum += jr[i].dir[FIO_DDIR_WRITE].total_ios;
+    }
+    /* four QD=1 workers in parallel, not one */
+    assert_true(job_iops(&many, FIO_DDIR_WRITE) > 2.5 * job_iops(&one, FIO_DDIR_WRITE));
+    /* up to 4 ops in flight at the primaries at once */
+    int peak = 0;
+    for (size_t i = 0; i < many.n; i++) {
+        int in = 0;
+        for (size_t k = 0; k < many.n; k++)
+            in += many.ops[k].start <= many.ops[i].start && many.ops[k].start + many.ops[k].dur > many.ops[i].start;
+        if (in > peak)
+            peak = in;
+    }
+    assert_true(peak >= 3 && peak <= 4);
+    /* group_reporting: one entry holding all; without it, one per clone */
+    struct fioout_opts o = {.fio_version = "fio-3.33", .group_reporting = true};
+    cJSON *g = fioout_json(jr, 4, &o);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g, "jobs")), 1);
+    const cJSON *w = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(g, "jobs"), 0), "write");
+    assert_true(fioout_num(cJSON_GetObjectItem(w, "total_ios")) == (double)sum);
+    cJSON_Delete(g);
+    o.group_reporting = false;
+    g = fioout_json(jr, 4, &o);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g, "jobs")), 4);
+    cJSON_Delete(g);
+    run_free(&one);
+    run_free(&many);
+}
+
+/* ---- SimpleSchedulerObjectDispatch ---- */
+
+static void test_simple_scheduler_merges_sequential(void **state)
+{
+    const char *jobs = "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=32\nsize=4m\ntime_based\n";
+    const char *simple[] = {"ceph.rbd_io_scheduler=simple"};
+    struct run s, n;
+    run_jobs(&s, jobs, simple, 1);
+    run_jobs(&n, jobs, NULL, 0);
+    double fio_s = (double)wstats(&s, 0)->total_ios, fio_n = (double)wstats(&n, 0)->total_ios;
+    /* none: one OSD op per fio I/O; simple: merged, far fewer */
+    assert_true(fabs(n.op_w - fio_n) <= 32);
+    if (!(s.op_w * 3 < fio_s))
+        fail_msg("simple: %.0f op_w for %.0f fio I/Os", s.op_w, fio_s);
+    bool merged = false;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t off, len;
+        assert_true(write_extent(&s.ops[i], &off, &len));
+        assert_int_equal(len % 4096, 0);
+        merged |= len > 4096;
+    }
+    assert_true(merged);
+    if (!(job_iops(&s, FIO_DDIR_WRITE) > 1.5 * job_iops(&n, FIO_DDIR_WRITE)))
+        fail_msg("simple %.0f IOPS vs none %.0f", job_iops(&s, FIO_DDIR_WRITE), job_iops(&n, FIO_DDIR_WRITE));
+    run_free(&s);
+    run_free(&n);
+}
+
+static void test_simple_scheduler_random_close(void **state)
+{
+    const char *jobs = "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=32\ntime_based\n";
+    const char *simple[] = {"ceph.rbd_io_scheduler=simple", "image.size_gib=100"};
+    const char *none[] = {"image.size_gib=100"};
+    struct run s, n;
+    run_jobs(&s, jobs, simple, 2);
+    run_jobs(&n, jobs, none, 1);
+    double fio_s = (double)wstats(&s, 0)->total_ios;
+    assert_true(fio_s > 1000);
+    assert_true(fabs(s.op_w - fio_s) < 0.02 * fio_s + 32);
+    double is = job_iops(&s, FIO_DDIR_WRITE), in = job_iops(&n, FIO_DDIR_WRITE);
+    if (fabs(is - in) > 0.05 * in)
+        fail_msg("random writes: simple %.0f IOPS vs none %.0f", is, in);
+    run_free(&s);
+    run_free(&n);
+}
+
+/* Nothing is held before rbd_simple_scheduler_min_samples writes completed. */
+static void test_simple_scheduler_min_samples(void **state)
+{
+    const char *jobs = "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=32\nsize=4m\nnumber_ios=300\n";
+    struct run r;
+    const char *def[] = {"ceph.rbd_io_scheduler=simple"};
+    run_jobs(&r, jobs, def, 1);
+    assert_int_equal(r.spec.ceph.rbd_simple_scheduler_min_samples, 10);
+    assert_int_equal(wstats(&r, 0)->total_ios, 300);
+    /* 32 issued at once, then 9 more after the first 9 completions: all unmerged */
+    size_t first_merged = r.n;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t off, len;
+        write_extent(&r.ops[i], &off, &len);
+        bytes += len;
+        if (len > 4096 && first_merged == r.n)
+            first_merged = i;
+    }
+    assert_int_equal(bytes, 300 * 4096);
+    if (first_merged < 40 || first_merged == r.n)
+        fail_msg("first merged op is op #%zu of %zu", first_merged, r.n);
+    run_free(&r);
+    /* never enough samples: nothing merged */
+    const char *never[] = {"ceph.rbd_io_scheduler=simple", "ceph.rbd_simple_scheduler_min_samples=1000"};
+    run_jobs(&r, jobs, never, 2);
+    assert_int_equal(r.n, 300);
+    run_free(&r);
+    /* no threshold: the second write is already held and merged */
+    const char *zero[] = {"ceph.rbd_io_scheduler=simple", "ceph.rbd_simple_scheduler_min_samples=0"};
+    run_jobs(&r, jobs, zero, 2);
+    uint64_t off, len;
+    assert_true(r.n < 100);
+    write_extent(&r.ops[1], &off, &len);
+    assert_true(len > 4096);
+    run_free(&r);
+}
+
+/*
+ * Merged writes must still complete exactly the fio I/Os they carry: at any
+ * time the write bytes at the primaries are at most iodepth * bs.  Sequential
+ * 12k writes cross object boundaries (4 MiB is not a multiple of 12k), so
+ * some I/Os are split in two object requests of which one may be merged.
+ */
+static void test_simple_scheduler_split_ios_keep_iodepth(void **state)
+{
+    const char *sets[] = {"ceph.rbd_io_scheduler=simple", "sim.duration_s=1"};
+    struct run r;
+    run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=12k\niodepth=32\nsize=64m\ntime_based\n", sets, 2);
+    size_t n = r.n;
+    struct { double t; int64_t d; } *ev = calloc(2 * n, sizeof *ev);
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = (int64_t)written_bytes(&r.ops[i]);
+        ev[2 * i].t = r.ops[i].start;
+        ev[2 * i].d = b;
+        ev[2 * i + 1].t = r.ops[i].start + r.ops[i].dur;
+        ev[2 * i + 1].d = -b;
+    }
+    /* sort by time, ends before starts at equal times */
+    for (size_t i = 1; i < 2 * n; i++)
+        for (size_t k = i; k > 0 && (ev[k].t < ev[k - 1].t || (ev[k].t == ev[k - 1].t && ev[k].d < ev[k - 1].d)); k--) {
+            __typeof__(*ev) t = ev[k];
+            ev[k] = ev[k - 1];
+            ev[k - 1] = t;
+        }
+    int64_t cur = 0, peak = 0;
+    for (size_t i = 0; i < 2 * n; i++) {
+        cur += ev[i].d;
+        if (cur > peak)
+            peak = cur;
+    }
+    free(ev);
+    if (peak > 32 * 12288)
+        fail_msg("%" PRId64 " write bytes at the primaries at once, iodepth*bs = %d: merged object "
+                 "requests completed fio I/Os they did not carry",
+                 peak, 32 * 12288);
+    run_free(&r);
+}
+
+/* ---- clone writes: guard designs and copy-up ---- */
+
+enum op_class { OC_PARENT_READ, OC_COPYUP, OC_MAP_UPDATE, OC_OTHER };
+
+static enum op_class classify(const struct run *r, const struct hop *h)
+{
+    uint64_t id, objno;
+    if (!strncmp(h->obj, "rbd_object_map.", 15))
+        return OC_MAP_UPDATE;
+    if (object_id(h->obj, &id, &objno) && id != r->spec.image.id && !strncmp(h->ops, "read 0~", 7))
+        return OC_PARENT_READ;
+    char e[160];
+    if (op_entry(h->ops, 0, e, sizeof e) && !strncmp(e, "call rbd.", 9) && strstr(e, "copyup") &&
+        count_entries(h->ops, "write") > 0)
+        return OC_COPYUP;
+    return OC_OTHER;
+}
+
+static const char *const guards[] = {"assert_exists", "write_flag", "stat_roundtrip", "object_map_skip", "none"};
+
+/* Is ops the form the design sends for a write to an object that exists? */
+static bool steady_form(const char *guard, bool object_map, const char *ops, const char *prev_ops)
+{
+    if (!strcmp(guard, "assert_exists"))
+        return !strncmp(ops, "stat,", 5) && count_entries(ops, "write") == 1;
+    if (!strcmp(guard, "write_flag") || !strcmp(guard, "none"))
+        return !strncmp(ops, "write ", 6);
+    if (!strcmp(guard, "stat_roundtrip"))
+        return !strcmp(ops, "stat") || (!strncmp(ops, "write ", 6) && prev_ops && !strcmp(prev_ops, "stat"));
+    /* object_map_skip: no guard when the map says the object exists */
+    return object_map ? !strncmp(ops, "write ", 6) : !strncmp(ops, "stat,", 5) && count_entries(ops, "write") == 1;
+}
+
+/* The guarded first attempt on an object not yet copied up (no object map). */
+static bool first_attempt_form(const char *guard, const char *ops)
+{
+    if (!strcmp(guard, "write_flag"))
+        return !strncmp(ops, "write ", 6);
+    if (!strcmp(guard, "stat_roundtrip"))
+        return !strcmp(ops, "stat");
+    return !strncmp(ops, "stat,", 5) && count_entries(ops, "write") == 1;
+}
+
+static void run_clone(struct run *r, const char *guard, bool object_map, double copied_up, const char *jobs,
+                      const char *sched)
+{
+    char g[64], om[64], cu[64], sc[64];
+    snprintf(g, sizeof g, "image.guard=%s", guard);
+    snprintf(om, sizeof om, "image.object_map=%s", object_map ? "true" : "false");
+    snprintf(cu, sizeof cu, "image.copied_up=%g", copied_up);
+    snprintf(sc, sizeof sc, "ceph.rbd_io_scheduler=%s", sched);
+    const char *sets[] = {"image.kind=clone", g, om, cu, sc};
+    run_jobs(r, jobs, sets, 5);
+    assert_int_equal(r->spec.image.kind, IMAGE_CLONE);
+}
+
+/* QD=1 writes over 4 objects of a fresh clone, every design with and without the object map. */
+static void test_copyup_sequence(void **state)
+{
+    const char *jobs = "[c]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nsize=16m\nnumber_ios=40\n";
+    for (size_t gi = 0; gi < sizeof guards / sizeof guards[0]; gi++)
+        for (int om = 0; om < 2; om++) {
+            const char *guard = guards[gi];
+            bool none = !strcmp(guard, "none");
+            struct run r;
+            run_clone(&r, guard, om, 0, jobs, "none");
+            assert_int_equal(wstats(&r, 0)->total_ios, 40);
+            /* per object: attempts before the copy-up, the parent read, the copy-up, then steady writes */
+            for (uint64_t obj = 0; obj < 4; obj++) {
+                int stage = 0, n_reads = 0, n_copyups = 0, n_ops = 0;
+                const char *prev = NULL;
+                for (size_t i = 0; i < r.n; i++) {
+                    const struct hop *h = &r.ops[i];
+                    uint64_t id, objno;
+                    if (!object_id(h->obj, &id, &objno) || objno != obj)
+                        continue;
+                    enum op_class k = classify(&r, h);
+                    /* object map updates: test_copyup_object_map_update */
+                    if (k == OC_MAP_UPDATE || (!strncmp(h->ops, "call ", 5) && count_entries(h->ops, "write") == 0))
+                        continue;
+                    n_ops++;
+                    if (k == OC_PARENT_READ) {
+                        n_reads++;
+                        if (stage != 0)
+                            fail_msg("%s om=%d obj %" PRIu64 ": parent read after the copy-up", guard, om, obj);
+                        stage = 1;
+                    } else if (k == OC_COPYUP) {
+                        n_copyups++;
+                        if (stage != 1)
+                            fail_msg("%s om=%d obj %" PRIu64 ": copy-up without a parent read", guard, om, obj);
+                        stage = 2;
+                    } else if (stage == 0) {
+                        /* before the copy-up: the guarded attempt (no map) or nothing (map) */
+                        if (!none && (om || !first_attempt_form(guard, h->ops)))
+                            fail_msg("%s om=%d obj %" PRIu64 ": [%s] before the copy-up", guard, om, obj, h->ops);
+                        if (none && strncmp(h->ops, "write ", 6))
+                            fail_msg("none: [%s]", h->ops);
+                    } else if (stage == 2) {
+                        if (!steady_form(guard, om, h->ops, prev))
+                            fail_msg("%s om=%d obj %" PRIu64 ": [%s] after the copy-up", guard, om, obj, h->ops);
+                    } else {
+                        fail_msg("%s om=%d obj %" PRIu64 ": [%s] between parent read and copy-up", guard, om, obj, h->ops);
+                    }
+                    if (id == r.spec.image.id)
+                        prev = h->ops;
+                }
+                if (n_ops == 0)
+                    continue;
+                /* none: no copy-up ever; the others: exactly one per object */
+                assert_int_equal(n_reads, none ? 0 : 1);
+                assert_int_equal(n_copyups, none ? 0 : 1);
+            }
+            run_free(&r);
+        }
+}
+
+/*
+ * With the object map, librbd updates rbd_object_map.<id> (cls
+ * rbd.object_map_update) before the copy-up of each object; the update is an
+ * op on the map object, not on the data object.
+ */
+static void test_copyup_object_map_update(void **state)
+{
+    const char *jobs = "[c]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nsize=16m\nnumber_ios=40\n";
+    struct run r;
+    run_clone(&r, "assert_exists", true, 0, jobs, "none");
+    int copyups = 0, updates = 0;
+    char bad[2400] = "";
+    for (size_t i = 0; i < r.n; i++) {
+        const struct hop *h = &r.ops[i];
+        enum op_class k = classify(&r, h);
+        copyups += k == OC_COPYUP;
+        if (k == OC_MAP_UPDATE) {
+            updates++;
+            if (!strstr(h->ops, "object_map_update") && !bad[0])
+                snprintf(bad, sizeof bad, "map update [%s]", h->ops);
+        }
+        /* a copy-up class call must carry the data write */
+        if (strstr(h->ops, "copyup") && k != OC_COPYUP && !bad[0])
+            snprintf(bad, sizeof bad, "object map update shown as [%s] on %s", h->ops, h->obj);
+    }
+    run_free(&r); /* before failing: keep the ASan build's leak report clean */
+    if (bad[0])
+        fail_msg("%s", bad);
+    assert_true(copyups > 0);
+    assert_int_equal(updates, copyups);
+}
+
+/* QD=32 on one object of a fresh clone: one copy-up, the others wait and complete with it. */
+static void test_copyup_concurrent_writers(void **state)
+{
+    const char *jobs = "[c]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=32\nsize=4m\nnumber_ios=64\n";
+    static const char *const scheds[] = {"none", "simple"};
+    for (size_t gi = 0; gi < 4; gi++)
+        for (int om = 0; om < 2; om++)
+            for (int si = 0; si < 2; si++) {
+                struct run r;
+                run_clone(&r, guards[gi], om, 0, jobs, scheds[si]);
+                assert_int_equal(wstats(&r, 0)->total_ios, 64);
+                int reads = 0, copyups = 0;
+                for (size_t i = 0; i < r.n; i++) {
+                    enum op_class k = classify(&r, &r.ops[i]);
+                    reads += k == OC_PARENT_READ;
+                    copyups += k == OC_COPYUP;
+                }
+                if (reads != 1 || copyups != 1)
+                    fail_msg("%s om=%d %s: %d parent reads, %d copy-ups", guards[gi], om, scheds[si], reads, copyups);
+                run_free(&r);
+            }
+}
+
+/*
+ * Every byte fio wrote reaches a primary in a write: the writes that wait on a
+ * copy-up ride in the copy-up op ([call rbd.copyup, write, write...],
+ * CopyupRequest's pending requests) or are sent again after it.
+ */
+static void test_copyup_carries_pending_writes(void **state)
+{
+    const char *jobs = "[c]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=32\nsize=4m\nnumber_ios=32\n";
+    for (int om = 0; om < 2; om++) {
+        struct run r;
+        run_clone(&r, "assert_exists", om, 0, jobs, "none");
+        uint64_t fio_bytes = wstats(&r, 0)->io_bytes, osd_bytes = 0, copyup_writes = 0;
+        assert_int_equal(fio_bytes, 32 * 4096);
+        for (size_t i = 0; i < r.n; i++) {
+            osd_bytes += written_bytes(&r.ops[i]);
+            if (classify(&r, &r.ops[i]) == OC_COPYUP)
+                copyup_writes += (uint64_t)count_entries(r.ops[i].ops, "write");
+        }
+        run_free(&r); /* before failing: keep the ASan build's leak report clean */
+        /* without the map the 32 guarded attempts carry data but fail with ENOENT */
+        if (om ? osd_bytes < fio_bytes : osd_bytes < 2 * fio_bytes)
+            fail_msg("object_map=%d: %" PRIu64 " of %" PRIu64 " written bytes reached the OSDs (the copy-up "
+                     "carries %" PRIu64 " write(s))",
+                     om, osd_bytes, fio_bytes, copyup_writes);
+    }
+}
+
+/* stat_roundtrip: one more round trip than assert_exists per write to a copied-up object. */
+static void test_stat_roundtrip_costs_a_round_trip(void **state)
+{
+    const char *jobs = "[c]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n";
+    struct run ae, sr, rd;
+    run_clone(&ae, "assert_exists", true, 1, jobs, "none");
+    run_clone(&sr, "stat_roundtrip", true, 1, jobs, "none");
+    /* a small read round trip on the same cluster, for scale */
+    run_jobs(&rd, "[r]\nioengine=rbd\nrw=randread\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
+    size_t stats = 0, writes = 0;
+    double stat_osd = 0;
+    for (size_t i = 0; i < ae.n; i++) {
+        assert_int_equal(classify(&ae, &ae.ops[i]), OC_OTHER);
+        assert_true(steady_form("assert_exists", true, ae.ops[i].ops, NULL));
+    }
+    for (size_t i = 0; i < sr.n; i++) {
+        assert_int_equal(classify(&sr, &sr.ops[i]), OC_OTHER);
+        if (!strcmp(sr.ops[i].ops, "stat")) {
+            stats++;
+            stat_osd += sr.ops[i].dur;
+        } else {
+            assert_true(i > 0 && !strcmp(sr.ops[i - 1].ops, "stat") && !strcmp(sr.ops[i - 1].obj, sr.ops[i].obj));
+            writes++;
+        }
+    }
+    assert_true(stats >= writes && stats - writes <= 1);
+    stat_osd /= (double)stats;
+    double lat_ae = hist_mean(&wstats(&ae, 0)->lat) / 1e9, lat_sr = hist_mean(&wstats(&sr, 0)->lat) / 1e9;
+    double rtt = hist_mean(&cluster_job_results(rd.c)->dir[FIO_DDIR_READ].lat) / 1e9;
+    double extra = lat_sr - lat_ae;
+    /* more than the stat's time on the OSD, less than a whole fio read round trip */
+    if (!(extra > stat_osd && extra < rtt))
+        fail_msg("stat_roundtrip adds %.1f us (stat on the OSD %.1f us, read round trip %.1f us)", extra * 1e6,
+                 stat_osd * 1e6, rtt * 1e6);
+    run_free(&ae);
+    run_free(&sr);
+    run_free(&rd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_striping_order22),
+        cmocka_unit_test(test_striping_order20),
+        cmocka_unit_test(test_object_names_and_pgs),
+        cmocka_unit_test(test_acting_distinct_hosts),
+        cmocka_unit_test(test_acting_distinct_osds),
+        cmocka_unit_test(test_seq_offsets),
+        cmocka_unit_test(test_rand_offsets),
+        cmocka_unit_test(test_rwmixread),
+        cmocka_unit_test(test_bssplit),
+        cmocka_unit_test(test_limits_stop_job),
+        cmocka_unit_test(test_ramp_time_excluded),
+        cmocka_unit_test(test_rate_iops),
+        cmocka_unit_test(test_numjobs_group_reporting),
+        cmocka_unit_test(test_simple_scheduler_merges_sequential),
+        cmocka_unit_test(test_simple_scheduler_random_close),
+        cmocka_unit_test(test_simple_scheduler_min_samples),
+        cmocka_unit_test(test_simple_scheduler_split_ios_keep_iodepth),
+        cmocka_unit_test(test_copyup_sequence),
+        cmocka_unit_test(test_copyup_object_map_update),
+        cmocka_unit_test(test_copyup_concurrent_writers),
+        cmocka_unit_test(test_copyup_carries_pending_writes),
+        cmocka_unit_test(test_stat_roundtrip_costs_a_round_trip),
+    };
+    return cmocka_run_group_tests_name("client", tests, NULL, NULL);
+}
