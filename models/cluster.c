@@ -258,8 +258,6 @@ void cluster_destroy(struct cluster *c)
     if (c->parent.obj)
         image_fini(&c->parent);
     net_fini(&c->net);
-    for (uint32_t h = 0; h < c->n_hosts; h++)
-        cpu_host_fini(&c->hosts[h]);
     free(c->hosts);
     free(c->acting);
     free(c->subops_event);

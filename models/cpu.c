@@ -30,7 +30,7 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
            exact in distribution up to N levels, one uniform draw per stage */
         double s2 = log1p(p->work_cv * p->work_cv), sigma = sqrt(s2), mu = -s2 / 2;
-        h->jitter = sim_xcalloc(CPU_JITTER_LEVELS, sizeof *h->jitter);
+        h->jitter = sim_alloc(s, CPU_JITTER_LEVELS, sizeof *h->jitter);
         double sum = 0;
         for (int i = 0; i < CPU_JITTER_LEVELS; i++) {
             double q = (i + 0.5) / CPU_JITTER_LEVELS;
@@ -40,12 +40,6 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
         for (int i = 0; i < CPU_JITTER_LEVELS; i++) /* mean exactly 1 */
             h->jitter[i] *= CPU_JITTER_LEVELS / sum;
     }
-}
-
-void cpu_host_fini(struct cpu_host *h)
-{
-    free(h->jitter);
-    h->jitter = NULL;
 }
 
 void cpu_host_reset_stats(struct cpu_host *h)

@@ -119,8 +119,8 @@ struct cpu_pool {
     uint64_t items_run;
 };
 
+/* Set up a host; its tables live until sim_destroy. */
 void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p);
-void cpu_host_fini(struct cpu_host *h);
 void cpu_host_reset_stats(struct cpu_host *h);
 /* Mean number of busy cores since the last reset. */
 double cpu_host_busy_cores(const struct cpu_host *h);

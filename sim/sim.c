@@ -33,7 +33,18 @@ void sim_destroy(struct sim *s)
         if (s->rngs[i].rng)
             gsl_rng_free(s->rngs[i].rng);
     free(s->rngs);
+    for (uint32_t i = 0; i < s->n_arena; i++)
+        free(s->arena[i]);
+    free(s->arena);
     free(s);
+}
+
+void *sim_alloc(struct sim *s, size_t n, size_t size)
+{
+    void *p = sim_xcalloc(n, size);
+    s->arena = sim_xrealloc(s->arena, s->n_arena + 1, sizeof *s->arena);
+    s->arena[s->n_arena++] = p;
+    return p;
 }
 
 void sim_schedule_at(struct sim *s, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg)

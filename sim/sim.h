@@ -46,6 +46,8 @@ struct sim {
     uint32_t n_waiter_blocks;
     struct sim_rng_entry *rngs; /* open-addressing set of issued streams */
     uint32_t n_rngs, rng_cap;
+    void **arena;               /* allocations freed by sim_destroy */
+    uint32_t n_arena;
 };
 
 /* Create a simulator whose random streams derive from seed. */
@@ -86,6 +88,9 @@ static inline void sim_stop(struct sim *s) { s->stop = true; }
 
 static inline uint64_t sim_events(const struct sim *s) { return s->events; }
 static inline uint32_t sim_pending(const struct sim *s) { return evq_size(&s->q); }
+
+/* Zeroed memory that lives until sim_destroy (per-run tables of the models). */
+void *sim_alloc(struct sim *s, size_t n, size_t size);
 
 /* Waiter pool (used by queueing.c). */
 struct sim_waiter *sim_waiter_get(struct sim *s);
