@@ -599,7 +599,7 @@ static int resolve_base(struct grid *g, const cJSON *root, bool from_file, struc
     if (file_exists(cand)) {
         if (strlen(cand) >= sizeof g->base)
             return sim_errf(err, -ENAMETOOLONG, "%s: base: path too long", g->path);
-        snprintf(g->base, sizeof g->base, "%s", cand);
+        memcpy(g->base, cand, strlen(cand) + 1);
         return 0;
     }
     if (file_exists(base)) {
@@ -780,6 +780,13 @@ int grid_resolve_sets(const char *base, const char *const *sets, int n_sets, int
     cJSON_Delete(resolved);
     scenario_free(&sc);
     return 0;
+}
+
+void grid_scenario_id(const struct scenario *sc, char out[GRID_ID_LEN + 1])
+{
+    cJSON *resolved = scenario_resolved_json(sc);
+    grid_point_id(resolved, sc->sim.seed, CEPHSIM_VERSION, out);
+    cJSON_Delete(resolved);
 }
 
 void grid_resolved_free(struct grid_resolved *r)

@@ -120,6 +120,10 @@ int grid_resolve_sets(const char *base, const char *const *sets, int n_sets, int
                       struct grid_resolved *out, struct sim_err *err);
 void grid_resolved_free(struct grid_resolved *r);
 
+struct scenario;
+/* The id of a loaded scenario (its sim.seed, CEPHSIM_VERSION); workers check tasks with it. */
+void grid_scenario_id(const struct scenario *sc, char out[GRID_ID_LEN + 1]);
+
 /*
  * The id of resolved parameters: SHA-256 over canonical JSON (sim.seed and
  * sim.replications removed), seed and version; 32 hex characters into out.

@@ -16,11 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "goal.h"
 #include "hwprofile.h"
 #include "plot.h"
+#include "query.h"
 #include "runner.h"
 #include "scenario.h"
 #include "study.h"
+#include "sweep.h"
 
 static void usage(FILE *f)
 {
@@ -36,6 +39,13 @@ static void usage(FILE *f)
             "        -q, --quiet          no human summary on stdout\n"
             "  list-params [--markdown]   every scenario parameter with unit, default and source\n"
             "  plot DIR [-o OUTDIR] [-f png|svg|both]   gnuplot figures of a run or of the studies\n"
+            "  sweep GRID --db FILE [-j N] [--shard K/N] [--mpi] [-n] [-q]\n"
+            "                      run a parameter grid into SQLite (resumable; see explorer/README.md)\n"
+            "  merge OUT IN...     merge shard databases\n"
+            "  query DB [--best M|--pareto|--effects M|--plot M --x A [--by A|--y A] -o F|--sql Q]\n"
+            "           [--where SQL] [--csv]     ready-made questions about a sweep\n"
+            "  goal --base S --target 'M<=V' --cost 'path=v:c,...'...\n"
+            "                      cheapest design/tuning reaching a target, by adaptive search\n"
             "\n"
             "  -h, --help          this text\n"
             "  -V, --version       print the version\n");
@@ -142,6 +152,14 @@ int main(int argc, char **argv)
         return cmd_list_params(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "query"))
+        return cmd_query(argc - 1, argv + 1);
+    if (!strcmp(cmd, "goal"))
+        return cmd_goal(argc - 1, argv + 1);
     fprintf(stderr, "cephsim: unknown command '%s' (try --help)\n", cmd);
     return 2;
 }
