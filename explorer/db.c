@@ -467,7 +467,7 @@ int db_add_sweep(struct db *db, const char *name, const char *grid_json, const c
         sqlite3_bind_text(st, 2, grid_json, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 3, axes_json, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 4, replications);
-        sqlite3_bind_text(st, 5, CEPHSIM_VERSION, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, CEPHSIM_MODEL_VERSION, -1, SQLITE_STATIC);
         if (sqlite3_step(st) != SQLITE_DONE) {
             rc = sql_err(db, err, "sweeps");
             goto out;
@@ -534,7 +534,7 @@ int db_add_points(struct db *db, int64_t sweep_id, const char *const *axes, int 
         sqlite3_bind_text(ins, 1, p->point_id, -1, SQLITE_STATIC);
         sqlite3_bind_int64(ins, 2, p->seed);
         sqlite3_bind_int(ins, 3, p->replications);
-        sqlite3_bind_text(ins, 4, CEPHSIM_VERSION, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 4, CEPHSIM_MODEL_VERSION, -1, SQLITE_STATIC);
         sqlite3_bind_text(ins, 5, p->base, -1, SQLITE_STATIC);
         sqlite3_bind_text(ins, 6, p->sets_json, -1, SQLITE_STATIC);
         sqlite3_bind_text(ins, 7, p->params_json, -1, SQLITE_STATIC);

@@ -775,7 +775,7 @@ int grid_resolve_sets(const char *base, const char *const *sets, int n_sets, int
     out->params_json = grid_canonical_json(ident);
     out->seed = sc.sim.seed;
     out->replications = replications > 0 ? replications : (int)sc.sim.replications;
-    id_of_canonical(out->params_json, out->seed, CEPHSIM_VERSION, out->id);
+    id_of_canonical(out->params_json, out->seed, CEPHSIM_MODEL_VERSION, out->id);
     cJSON_Delete(ident);
     cJSON_Delete(resolved);
     scenario_free(&sc);
@@ -785,7 +785,7 @@ int grid_resolve_sets(const char *base, const char *const *sets, int n_sets, int
 void grid_scenario_id(const struct scenario *sc, char out[GRID_ID_LEN + 1])
 {
     cJSON *resolved = scenario_resolved_json(sc);
-    grid_point_id(resolved, sc->sim.seed, CEPHSIM_VERSION, out);
+    grid_point_id(resolved, sc->sim.seed, CEPHSIM_MODEL_VERSION, out);
     cJSON_Delete(resolved);
 }
 

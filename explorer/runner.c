@@ -214,6 +214,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     char tmp[RUNNER_PATH_MAX] = "";
     cJSON *simjson = cJSON_CreateObject();
     cJSON_AddStringToObject(simjson, "cephsim_version", CEPHSIM_VERSION);
+    cJSON_AddStringToObject(simjson, "model_id", CEPHSIM_MODEL_ID);
     cJSON_AddStringToObject(simjson, "scenario", sc->path);
     cJSON_AddNumberToObject(simjson, "seed", (double)sc->sim.seed);
     cJSON *reps_json = cJSON_AddArrayToObject(simjson, "replications");

@@ -143,7 +143,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-        printf("cephsim %s\n", CEPHSIM_VERSION);
+        printf("cephsim %s (model %s)\n", CEPHSIM_VERSION, CEPHSIM_MODEL_ID);
         return 0;
     }
     if (!strcmp(cmd, "run"))
