@@ -118,6 +118,7 @@ struct rep_result {
     double iops, bw_mib, mean_us, p50_us, p99_us, p999_us;
     double lock_waits, op_r, op_w, op_rw;
     double stage_us[STAGE_COUNT];
+    double replica_stage_us[REPLICA_STAGE_COUNT];
     double busy_cores, device_util, wakeups, wake_us_total, ops;
     double client_cpu_us, osd_cpu_us;
     double events, wall_s;
@@ -156,6 +157,10 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     cluster_stage_means(c, st, &n);
     for (int i = 0; i < STAGE_COUNT; i++)
         r->stage_us[i] = st[i] / 1e3;
+    double rs[REPLICA_STAGE_COUNT];
+    cluster_replica_stage_means(c, rs);
+    for (int i = 0; i < REPLICA_STAGE_COUNT; i++)
+        r->replica_stage_us[i] = rs[i] / 1e3;
     cJSON *stats = cluster_stats_json(c);
     const cJSON *it;
     int nh = 0, nd = 0;
@@ -281,6 +286,8 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         sum->op_rw += r[k].op_rw / reps;
         for (int s = 0; s < STAGE_COUNT; s++)
             sum->stage_us[s] += r[k].stage_us[s] / reps;
+        for (int s = 0; s < REPLICA_STAGE_COUNT; s++)
+            sum->replica_stage_us[s] += r[k].replica_stage_us[s] / reps;
         sum->osd_busy_cores += r[k].busy_cores / reps;
         sum->device_util += r[k].device_util / reps;
         sum->events += r[k].events;
@@ -356,6 +363,9 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON *st = cJSON_AddObjectToObject(j, "stages_us");
     for (int i = 0; i < STAGE_COUNT; i++)
         cJSON_AddNumberToObject(st, stage_names[i], s->stage_us[i]);
+    cJSON *rs = cJSON_AddObjectToObject(j, "replica_stages_us");
+    for (int i = 0; i < REPLICA_STAGE_COUNT; i++)
+        cJSON_AddNumberToObject(rs, replica_stage_names[i], s->replica_stage_us[i]);
     cJSON_AddNumberToObject(j, "osd_host_busy_cores", s->osd_busy_cores);
     cJSON_AddNumberToObject(j, "device_utilisation", s->device_util);
     cJSON_AddNumberToObject(j, "wakeups_per_op", s->wakeups_per_op);
@@ -380,6 +390,11 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
-    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0)
+    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
         plot_text_waterfall(f, s->stage_us);
+        fprintf(f, "    replica commit, split (slowest replica):");
+        for (int i = 0; i < REPLICA_STAGE_COUNT; i++)
+            fprintf(f, "%s %s %.1f", i ? "," : "", replica_stage_names[i], s->replica_stage_us[i]);
+        fprintf(f, "\n");
+    }
 }

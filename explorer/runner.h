@@ -26,6 +26,7 @@ struct run_summary {
     double rw_lock_waits;        /* mean per replication, all OSDs */
     double op_r, op_w, op_rw;    /* counts summed over OSDs, mean over replications */
     double stage_us[STAGE_COUNT];
+    double replica_stage_us[REPLICA_STAGE_COUNT]; /* the replica stage, split */
     double osd_busy_cores;       /* mean busy cores per OSD host */
     double device_util;          /* mean NVMe utilisation */
     double wakeups_per_op, mean_wake_us;

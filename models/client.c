@@ -228,6 +228,7 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
         st[STAGE_PRIMARY_REPLY] = rop->t_commit_sent;
         st[STAGE_NET_TO_CLIENT] = rop->t_reply_rx;
         st[STAGE_COUNT] = 1;
+        memcpy(io->rep, rop->t_rep, sizeof io->rep);
     }
     SIM_ASSERT(io->parts > 0);
     if (--io->parts == 0)

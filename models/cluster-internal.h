@@ -81,6 +81,7 @@ struct rados_op {
     /* the primary's milestones, for the waterfall */
     sim_time_t t_initiated, t_reached, t_started, t_subops, t_op_commit, t_sub_commit,
         t_commit_sent;
+    sim_time_t t_rep[3];     /* the slowest replica: initiated, started, commit_sent */
 };
 
 /* A message handed to a messenger worker for sending. */
@@ -103,6 +104,7 @@ struct fio_io {
     bool measured;
     /* per-stage timestamps of the (last) rados op, for the waterfall */
     sim_time_t st[STAGE_COUNT + 1];
+    sim_time_t rep[3];       /* the slowest replica's initiated, started, commit_sent */
 };
 
 /* One fio job clone (numjobs makes several): a closed loop of iodepth I/Os. */
@@ -173,6 +175,7 @@ struct osd_op {
     bool lock_granted;       /* crimson: the obc lock was handed over while queued */
     uint32_t bytes;          /* message data bytes */
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
+    sim_time_t t_rep[3];     /* primary: the latest-committing replica's initiated, started, commit_sent */
     struct txc txc;
     struct optrack_op track; /* last: op_new zeroes everything before track.ev */
 };
@@ -242,6 +245,8 @@ struct cluster {
     bool measuring;
     sim_time_t t_measure_start, t_end;
     double stage_sum[STAGE_COUNT];
+    double replica_sum[REPLICA_STAGE_COUNT];
+    uint64_t replica_n;
     uint64_t stage_n;
     double log_cost_us;             /* per stage, from the debug_* levels */
     char (*subops_event)[48];       /* per PG */

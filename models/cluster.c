@@ -25,6 +25,9 @@ const char *const stage_names[STAGE_COUNT] = {
     "client submit", "net to primary", "primary queue", "do_op + lock wait", "primary prepare",
     "local commit", "replica commit", "primary reply", "net to client", "client complete"};
 
+const char *const replica_stage_names[REPLICA_STAGE_COUNT] = {
+    "to replica", "replica queue", "replica commit", "back to primary"};
+
 const uint32_t *cluster_acting(const struct cluster *c, uint32_t pg)
 {
     return &c->acting[(size_t)pg * c->spec.pool_size];
@@ -287,6 +290,21 @@ void cluster_account_stages(struct cluster *c, const struct fio_io *io)
         if (end[i] >= mark[i])
             c->stage_sum[i] += (double)(end[i] - mark[i]);
     c->stage_n++;
+    const sim_time_t *r = io->rep;
+    sim_time_t sub = st[STAGE_PRIMARY_PREPARE], back = st[STAGE_REPLICA_COMMIT];
+    if (r[0] >= sub && r[1] >= r[0] && r[2] >= r[1] && back >= r[2]) {
+        c->replica_sum[REPLICA_NET_IN] += (double)(r[0] - sub);
+        c->replica_sum[REPLICA_QUEUE] += (double)(r[1] - r[0]);
+        c->replica_sum[REPLICA_COMMIT] += (double)(r[2] - r[1]);
+        c->replica_sum[REPLICA_NET_BACK] += (double)(back - r[2]);
+        c->replica_n++;
+    }
+}
+
+void cluster_replica_stage_means(const struct cluster *c, double out_ns[REPLICA_STAGE_COUNT])
+{
+    for (int i = 0; i < REPLICA_STAGE_COUNT; i++)
+        out_ns[i] = c->replica_n ? c->replica_sum[i] / (double)c->replica_n : 0;
 }
 
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n)
@@ -308,6 +326,8 @@ static void start_measuring(struct sim *s, void *obj, uint64_t arg)
         osd_reset_stats(&c->osds[i]);
     memset(c->stage_sum, 0, sizeof c->stage_sum);
     c->stage_n = 0;
+    memset(c->replica_sum, 0, sizeof c->replica_sum);
+    c->replica_n = 0;
 }
 
 void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), void *ctx)

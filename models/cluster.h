@@ -81,6 +81,16 @@ enum stage_id {
 };
 extern const char *const stage_names[STAGE_COUNT];
 
+/* The slowest replica's part of STAGE_REPLICA_COMMIT, from its own op tracker. */
+enum replica_stage_id {
+    REPLICA_NET_IN,   /* waiting for subops -> replica initiated (MOSDRepOp send, wire, msgr) */
+    REPLICA_QUEUE,    /* initiated -> reached_pg/started on the replica (shard queue, PG lock) */
+    REPLICA_COMMIT,   /* started -> commit_sent on the replica (do_repop, BlueStore, commit callback) */
+    REPLICA_NET_BACK, /* replica commit_sent -> sub_op_commit_rec on the primary (reply, msgr, shard) */
+    REPLICA_STAGE_COUNT,
+};
+extern const char *const replica_stage_names[REPLICA_STAGE_COUNT];
+
 struct cluster;
 
 struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *err);
@@ -100,6 +110,8 @@ uint32_t cluster_n_jobs(const struct cluster *c);
 const struct fio_job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);
+/* Mean split of the replica stage (ns). */
+void cluster_replica_stage_means(const struct cluster *c, double out_ns[REPLICA_STAGE_COUNT]);
 /* Engine and utilisation figures as JSON (for sim.json). */
 cJSON *cluster_stats_json(const struct cluster *c);
 

@@ -558,6 +558,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     op->rop->t_commit_sent = sim_now(s);
     op->rop->t_sub_commit = op->t_last_sub_commit;
     op->rop->t_op_commit = op->t_op_commit;
+    memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
               client_reply_delivered, op->rop, 0);
     if (!op->error)
@@ -694,6 +695,12 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct osd *o = rep->osd;
     struct osd_op *primary = rep->primary_op;
     struct pg_local *pg = rep->pg;
+    /* the replica's milestones travel back with its reply (for the waterfall) */
+    if (sim_now(s) >= primary->t_rep[2]) {
+        primary->t_rep[0] = rep->t_recv;
+        primary->t_rep[1] = rep->t_dequeue;
+        primary->t_rep[2] = sim_now(s);
+    }
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
     msgr_send(c, osd_worker(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
               osd_repop_reply_delivered, primary, o->id);
