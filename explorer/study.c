@@ -34,7 +34,7 @@ static const struct variant qd1_variants[] = {
     {"100GbE", {"cluster.nic=100gbe"}},
     {"Epyc 75F3 (4.0 GHz, Zen 3)", {"cluster.cpu=epyc-75f3"}},
     {"100GbE + Epyc 75F3", {"cluster.nic=100gbe", "cluster.cpu=epyc-75f3"}},
-    {"deferred 4k writes (prefer_deferred 64K)", {"ceph.bluestore_prefer_deferred_size_ssd=65536"}},
+    {"deferred 4k writes (WAL, 64K)", {"ceph.bluestore_prefer_deferred_size_ssd=65536"}},
     {"deferred + 100GbE + Epyc 75F3", {"ceph.bluestore_prefer_deferred_size_ssd=65536", "cluster.nic=100gbe",
                                        "cluster.cpu=epyc-75f3"}},
     {"Crimson-like OSD (run to completion)", {"ceph.release=crimson"}},
@@ -189,6 +189,9 @@ static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_us
             fprintf(f, "%-38s where the tuned write's time goes (mean us):", "");
             for (int k = 0; k < STAGE_COUNT; k++)
                 fprintf(f, "%s %s %.0f", k ? "," : "", stage_names[k], s.stage_us[k]);
+            fprintf(f, "\n%-38s the replica commit, split:", "");
+            for (int k = 0; k < REPLICA_STAGE_COUNT; k++)
+                fprintf(f, "%s %s %.0f", k ? "," : "", replica_stage_names[k], s.replica_stage_us[k]);
             fprintf(f, "\n");
         }
     }
