@@ -354,13 +354,14 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
         for (int d = 0; d < FIO_DDIR_NR; d++)
             r->dir[d].n_samples = secs < 1024 ? secs : 1024;
     }
-    /* CPU of the fio threads as fio reports it (usr+sys of the job) */
+    /* CPU of the fio threads as fio reports it; the model does not split user
+       and kernel time, so all of it is reported as usr */
     for (uint32_t i = 0; i < c->n_clients; i++)
         for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
             struct fio_worker *w = &c->clients[i].workers[k];
             double pct = measured ? 100.0 * w->thread.threads[0].busy_ns / (double)measured : 0;
-            c->results[w->index].usr_cpu = pct * 0.3;
-            c->results[w->index].sys_cpu = pct * 0.7;
+            c->results[w->index].usr_cpu = pct;
+            c->results[w->index].sys_cpu = 0;
         }
 }
 

@@ -489,9 +489,6 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
             }
         }
     }
-    if (sc->image.kind != IMAGE_CLONE && sc->image.guard > 0 && sc->image.guard != GUARD_NONE + 1) {
-        /* a guard only exists for clones; keep the request visible but harmless */
-    }
     return 0;
 fail:
     scenario_free(sc);
