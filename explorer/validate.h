@@ -14,9 +14,9 @@
  * op_commit -> last sub_op_commit_rec -> commit_sent, plus the primary's total
  * initiated -> commit_sent), the share of those ops that waited for an object
  * rw lock, and the OSD op_w / op_rw counters per fio I/O (librbd merging).
- * Errors are relative (sim - real) / |real|, the lock-wait share is compared in
- * absolute points, distributions also by their two-sample Kolmogorov-Smirnov
- * distance.  Exit status follows diff: 0 within tolerance, 1 outside, 2 trouble.
+ * Errors are relative (sim - real) / |real|; the lock-wait share, and op_w / op_rw
+ * when the real count is under 1 per 100 fio I/Os, are compared in absolute terms;
+ * distributions also by their two-sample Kolmogorov-Smirnov distance.  Exit status follows diff: 0 within tolerance, 1 outside, 2 trouble.
  */
 #ifndef CEPHSIM_EXPLORER_VALIDATE_H
 #define CEPHSIM_EXPLORER_VALIDATE_H

@@ -110,6 +110,7 @@ const struct param_def stage_cost_params[] = {
     C(thread_wake_us, 6, "futex/eventfd wake + context switch of a sleeping thread on a warm core (3-15 us, ceph-model.md 6.2) [est]"),
     {"cpu_work_cv", PARAM_DOUBLE, COST(cpu_work_cv), 0, 10, 0.35, NULL, NULL, "ratio",
      "coefficient of variation of each stage's CPU time (lognormal): cache misses, interrupts, SMT [est]"},
+    C(cpu_timeslice_us, 3000, "how long a running thread keeps its core while others wait (CFS sched_latency 6 ms / 2 runnable, Linux default) [est]"),
     C(tcp_loopback_us, 6, "kernel loopback traversal of a message between processes of one host [est]"),
     C(log_entry_us, 0.6, "CPU per gathered log entry (in-memory ring)"),
     {"log_entries_per_stage_per_level", PARAM_DOUBLE, COST(log_entries_per_stage_per_level), 0, 100,

@@ -87,6 +87,7 @@ struct stage_costs {
     /* the operating system */
     double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
     double cpu_work_cv;       /* spread of each stage's CPU time */
+    double cpu_timeslice_us;  /* CFS: a running thread keeps its core this long while others wait */
     double tcp_loopback_us;   /* a message between two processes of one host (kernel loopback) */
     /* logging: CPU per log entry gathered, and entries per stage per level */
     double log_entry_us, log_entries_per_stage_per_level;

@@ -289,8 +289,11 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
 {
     struct cpu_thread *th = obj;
     th->busy_ns += (double)ns;
+    th->slice_ns += ns;
     th->pool->host->busy_ns_total += (double)ns;
+    th->in_cont = true;
     th->cont(s, th, th->cont_obj, th->cont_arg);
+    th->in_cont = false;
 }
 
 void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg)
@@ -303,6 +306,16 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     double ghz = cpu_clock_ghz(h);
     double jitter = h->jitter ? h->jitter[gsl_rng_get(h->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
+    /* still on its core (called from its own continuation): go on without
+       queueing, unless its timeslice is used up and others wait */
+    bool keep = th->in_cont && station_can_continue(&h->cores) &&
+                (h->cores.queue.len == 0 || (double)th->slice_ns < h->p.timeslice_us * 1e3);
+    th->in_cont = false;
+    if (keep) {
+        station_submit_continue(&h->cores, ns, exec_done, th, ns);
+        return;
+    }
+    th->slice_ns = 0;
     station_submit(&h->cores, ns, exec_done, th, ns);
 }
 

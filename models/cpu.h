@@ -17,7 +17,10 @@
  * reference clock and scales with the core's clock: `performance` runs at
  * the boost clock; `ondemand`/`schedutil` run between the idle clock and the
  * boost clock according to the host's recent utilisation.  Each stage's CPU
- * time is drawn around its cost (lognormal, mean = cost, CV = work_cv).
+ * time is drawn around its cost (lognormal, mean = cost, CV = work_cv).  A
+ * thread that goes on computing (one stage's CPU right after another, no
+ * blocking) keeps its core, as under CFS, until it blocks or has used a
+ * timeslice while other threads wait for a core.
  */
 #ifndef CEPHSIM_MODELS_CPU_H
 #define CEPHSIM_MODELS_CPU_H
@@ -45,6 +48,7 @@ struct cpu_params {
     double util_window_us;      /* utilisation averaging window (cpufreq sampling ~10 ms) */
     double wake_us;             /* futex wake + context switch of a sleeping thread, warm core */
     double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
+    double timeslice_us;        /* a running thread keeps its core this long while others wait (CFS) */
     uint32_t index;             /* host index: names the host's random stream */
     int n_cstates;              /* allowed C-states, shallow to deep (max_cstate applied) */
     double cstate_exit_us[CPU_MAX_CSTATES];
@@ -100,6 +104,8 @@ struct cpu_thread {
     sim_time_t idle_since;
     struct cpu_itemq private_q;
     /* continuation of a cpu_exec in progress */
+    bool in_cont;              /* its continuation is running: the thread still has its core */
+    sim_time_t slice_ns;       /* CPU used since it last got a core (scheduler timeslice) */
     cpu_item_fn cont;
     void *cont_obj;
     uint64_t cont_arg;

@@ -514,6 +514,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     p->util_window_us = (g && g->ramp_us > 0 ? g->ramp_us : 10000) / log(1 / (1 - p->governor_up_util));
     p->wake_us = sc->cost.thread_wake_us;
     p->work_cv = sc->cost.cpu_work_cv;
+    p->timeslice_us = sc->cost.cpu_timeslice_us;
     /* allowed idle states: up to max_cstate, within the PM QoS latency limit */
     const char *m = sc->cluster.max_cstate;
     bool poll = !strcmp(m, "POLL") || !strcmp(m, "C0");

@@ -19,11 +19,14 @@
 #include "goal.h"
 #include "hwprofile.h"
 #include "plot.h"
+#include "calibrate.h"
 #include "query.h"
+#include "replay_cmd.h"
 #include "runner.h"
 #include "scenario.h"
 #include "study.h"
 #include "sweep.h"
+#include "validate.h"
 
 static void usage(FILE *f)
 {
@@ -46,6 +49,12 @@ static void usage(FILE *f)
             "           [--where SQL] [--csv]     ready-made questions about a sweep\n"
             "  goal --base S --target 'M<=V' --cost 'path=v:c,...'...\n"
             "                      cheapest design/tuning reaching a target, by adaptive search\n"
+            "  validate --real DIR (--sim DIR | --run SCENARIO [--set ...]) [--tolerance iops=20%%,...]\n"
+            "                      compare a simulation with a real capture (exit 0 within tolerance, 1 outside)\n"
+            "  calibrate --profile SCENARIO --real DIR... [--check DIR...] -o OUT\n"
+            "                      fit stage costs, wake-ups and device latencies to captures (GSL)\n"
+            "  replay TRACE... --scenario S [--mode open|closed] [--iodepth N]\n"
+            "                      replay a fio iolog or dump_historic_ops trace through the model\n"
             "\n"
             "  -h, --help          this text\n"
             "  -V, --version       print the version\n");
@@ -160,6 +169,12 @@ int main(int argc, char **argv)
         return cmd_query(argc - 1, argv + 1);
     if (!strcmp(cmd, "goal"))
         return cmd_goal(argc - 1, argv + 1);
+    if (!strcmp(cmd, "validate"))
+        return cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate"))
+        return cmd_calibrate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay"))
+        return cmd_replay(argc - 1, argv + 1);
     fprintf(stderr, "cephsim: unknown command '%s' (try --help)\n", cmd);
     return 2;
 }

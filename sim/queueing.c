@@ -58,6 +58,14 @@ static void station_finish(struct sim *s, void *obj, uint64_t arg)
     uint64_t a = w->arg;
     sim_waiter_put(s, w);
     st->completed++;
+    /* the server stays with this job's owner while its callback runs: it may
+       go on (station_submit_continue); else it passes to the next job */
+    SIM_ASSERT(!st->handoff_pending);
+    st->handoff_pending = true;
+    fn(s, o, a);
+    if (!st->handoff_pending)
+        return;
+    st->handoff_pending = false;
     struct sim_waiter *next = waitlist_pop(&st->queue);
     if (next) {
         tavg_set(&st->queue_avg, sim_now(s), st->queue.len);
@@ -66,7 +74,13 @@ static void station_finish(struct sim *s, void *obj, uint64_t arg)
         st->busy--;
         tavg_set(&st->busy_avg, sim_now(s), st->busy);
     }
-    fn(s, o, a);
+}
+
+void station_submit_continue(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg)
+{
+    SIM_ASSERT(st->handoff_pending);
+    st->handoff_pending = false;
+    station_start(st, waiter_new(st->s, done, obj, arg, service));
 }
 
 static void station_start(struct station *st, struct sim_waiter *w)

@@ -37,6 +37,7 @@ struct sim_waiter *waitlist_pop(struct waitlist *l);
 struct station {
     struct sim *s;
     uint32_t servers, busy;
+    bool handoff_pending;            /* a done callback is running: its server is still held */
     struct waitlist queue;
     uint64_t completed;
     struct tavg busy_avg, queue_avg; /* servers busy, jobs waiting */
@@ -47,6 +48,17 @@ struct station {
 void station_init(struct station *st, struct sim *s, uint32_t servers);
 /* Queue a job needing service ns of one server; done(sim, obj, arg) runs when it completes. */
 void station_submit(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg);
+/*
+ * From inside a done callback of this station: true if the finishing job's
+ * server is still held, i.e. station_submit_continue may be called.
+ */
+static inline bool station_can_continue(const struct station *st) { return st->handoff_pending; }
+/*
+ * Start a job on the server whose job just finished, without queueing (a
+ * thread that keeps running keeps its core).  Only from a done callback while
+ * station_can_continue; otherwise the server is handed on after the callback.
+ */
+void station_submit_continue(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg);
 /* Warm-up cut. */
 void station_reset_stats(struct station *st);
 /* Mean busy servers / servers over the measured interval. */

@@ -1,0 +1,1133 @@
+/*
+ * validate.c - real capture vs simulation (API and method in validate.h).
+ *
+ * The per-stage intervals are those of trace_op_stages() (trace.h) on primary
+ * osd_op writes whose events include every stage from queued_for_pg to
+ * commit_sent, so each sample is one op's gap between consecutive stages in
+ * Ceph's own order (PrimaryLogPG: queued_for_pg, reached_pg, started, waiting
+ * for subops, op_commit, sub_op_commit_rec, commit_sent).
+ */
+#include "validate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "fioout.h"
+#include "jsonu.h"
+#include "optracker.h"
+#include "runner.h"
+#include "scenario.h"
+#include "stats.h"
+#include "trace.h"
+
+extern char **environ;
+
+static const char *const dist_names[VALIDATE_N_DISTS] = {
+    "initiated->queued_for_pg", "->reached_pg", "->started", "->waiting for subops",
+    "->op_commit", "->sub_op_commit_rec", "->commit_sent", "initiated->commit_sent"};
+static const char *const dist_keys[VALIDATE_N_DISTS] = {
+    "queued_for_pg", "reached_pg", "started", "subops", "op_commit", "sub_op_commit_rec",
+    "commit_sent", "total"};
+static const char *const metric_keys[VALIDATE_N_METRICS] = {
+    "iops", "lat_mean", "lat_p50", "lat_p99", "op_w", "op_rw", "lock_waits"};
+static const char *const metric_names[VALIDATE_N_METRICS] = {
+    "IOPS", "clat mean", "clat p50", "clat p99", "op_w per fio I/O", "op_rw per fio I/O",
+    "lock-wait share"};
+static const char *const metric_units[VALIDATE_N_METRICS] = {"", "us", "us", "us", "", "", ""};
+
+const char *validate_dist_name(int d)
+{
+    return d >= 0 && d < VALIDATE_N_DISTS ? dist_names[d] : "?";
+}
+
+const char *validate_metric_key(enum validate_metric m)
+{
+    return (int)m >= 0 && m < VALIDATE_N_METRICS ? metric_keys[m] : "?";
+}
+
+/* ------------------------------------------------------------------ statistics */
+
+double validate_rel_error(double sim, double real)
+{
+    if (real == 0)
+        return sim == 0 ? 0 : copysign(INFINITY, sim);
+    return (sim - real) / fabs(real);
+}
+
+double validate_ks_distance(const double *a, size_t na, const double *b, size_t nb)
+{
+    if (!na || !nb)
+        return NAN;
+    size_t i = 0, j = 0;
+    double d = 0;
+    while (i < na && j < nb) {
+        double x = a[i] < b[j] ? a[i] : b[j];
+        while (i < na && a[i] <= x)
+            i++;
+        while (j < nb && b[j] <= x)
+            j++;
+        double g = fabs((double)i / (double)na - (double)j / (double)nb);
+        if (g > d)
+            d = g;
+    }
+    return d;
+}
+
+double validate_ks_pvalue(double d, size_t na, size_t nb)
+{
+    if (!na || !nb || isnan(d))
+        return NAN;
+    double en = sqrt((double)na * (double)nb / (double)(na + nb));
+    double lambda = (en + 0.12 + 0.11 / en) * d;
+    if (lambda < 0.2)
+        return 1.0;
+    double sum = 0, sign = 1;
+    for (int k = 1; k <= 100; k++) {
+        double term = sign * exp(-2.0 * k * k * lambda * lambda);
+        sum += term;
+        if (fabs(term) < 1e-12)
+            break;
+        sign = -sign;
+    }
+    double p = 2 * sum;
+    return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+double validate_median(const double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ------------------------------------------------------------------ tolerances */
+
+void validate_tolerance_defaults(struct validate_tolerance *t)
+{
+    static const double def[VALIDATE_N_METRICS] = {0.20, 0.25, 0.25, 0.50, 0.20, 0.20, 0.05};
+    for (int i = 0; i < VALIDATE_N_METRICS; i++)
+        t->metric[i] = def[i];
+    for (int i = 0; i < VALIDATE_N_DISTS; i++)
+        t->dist_median[i] = t->dist_ks[i] = NAN;
+}
+
+static int parse_tol_value(const char *key, const char *v, double *out, struct sim_err *err)
+{
+    if (!strcmp(v, "off") || !strcmp(v, "none")) {
+        *out = NAN;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || errno)
+        return sim_errf(err, -EINVAL, "--tolerance %s=%s: expected a percentage (20%%), a fraction (0.2) or off",
+                        key, v);
+    if (*end == '%') {
+        x /= 100;
+        end++;
+    }
+    if (*end || x < 0 || !isfinite(x))
+        return sim_errf(err, -EINVAL, "--tolerance %s=%s: expected a percentage (20%%), a fraction (0.2) or off",
+                        key, v);
+    *out = x;
+    return 0;
+}
+
+int validate_tolerance_parse(const char *text, struct validate_tolerance *t, struct sim_err *err)
+{
+    char *buf = sim_xstrdup(text), *save = NULL;
+    int rc = 0;
+    /* every accepted key, for the did-you-mean */
+    const char *keys[VALIDATE_N_METRICS + 2 + 2 * VALIDATE_N_DISTS];
+    char dotted[2 * VALIDATE_N_DISTS][40];
+    int nk = 0;
+    for (int i = 0; i < VALIDATE_N_METRICS; i++)
+        keys[nk++] = metric_keys[i];
+    keys[nk++] = "stage";
+    keys[nk++] = "ks";
+    for (int i = 0; i < VALIDATE_N_DISTS; i++) {
+        snprintf(dotted[2 * i], sizeof dotted[0], "stage.%s", dist_keys[i]);
+        snprintf(dotted[2 * i + 1], sizeof dotted[0], "ks.%s", dist_keys[i]);
+        keys[nk++] = dotted[2 * i];
+        keys[nk++] = dotted[2 * i + 1];
+    }
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ')
+            item++;
+        if (!*item)
+            continue;
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            rc = sim_errf(err, -EINVAL, "--tolerance %s: expected key=value (e.g. iops=20%%)", item);
+            break;
+        }
+        *eq = '\0';
+        const char *key = item, *val = eq + 1;
+        double v = NAN;
+        if ((rc = parse_tol_value(key, val, &v, err)) < 0)
+            break;
+        bool found = false;
+        for (int i = 0; i < VALIDATE_N_METRICS && !found; i++)
+            if (!strcmp(key, metric_keys[i])) {
+                t->metric[i] = v;
+                found = true;
+            }
+        if (!found && (!strcmp(key, "stage") || !strcmp(key, "ks"))) {
+            for (int i = 0; i < VALIDATE_N_DISTS; i++)
+                (key[0] == 's' ? t->dist_median : t->dist_ks)[i] = v;
+            found = true;
+        }
+        for (int i = 0; i < VALIDATE_N_DISTS && !found; i++) {
+            if (!strcmp(key, dotted[2 * i])) {
+                t->dist_median[i] = v;
+                found = true;
+            } else if (!strcmp(key, dotted[2 * i + 1])) {
+                t->dist_ks[i] = v;
+                found = true;
+            }
+        }
+        if (!found) {
+            const char *dym = jsonu_did_you_mean(key, keys, nk);
+            rc = sim_errf(err, -EINVAL, "--tolerance: unknown key '%s'%s%s%s", key,
+                          dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+            break;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ loading */
+
+struct dist_acc {
+    double *v[VALIDATE_N_DISTS];
+    size_t n[VALIDATE_N_DISTS], cap[VALIDATE_N_DISTS];
+};
+
+static void acc_push(struct dist_acc *a, int d, double x)
+{
+    if (a->n[d] == a->cap[d]) {
+        a->cap[d] = a->cap[d] ? 2 * a->cap[d] : 256;
+        a->v[d] = sim_xrealloc(a->v[d], a->cap[d], sizeof *a->v[d]);
+    }
+    a->v[d][a->n[d]++] = x;
+}
+
+static bool is_primary_write(const struct trace_ops *t, const struct trace_op *op)
+{
+    if (op->desc.kind != TRACE_DESC_OSD_OP)
+        return false;
+    const struct trace_osdop *o = trace_desc_osdops(t, &op->desc);
+    for (size_t i = 0; i < op->desc.n_osdops; i++)
+        if (!strcmp(o[i].name, "write") || !strcmp(o[i].name, "writefull"))
+            return true;
+    return false;
+}
+
+/* Add the primary writes of one dump to cap / acc. */
+static void add_ops(struct validate_capture *cap, struct dist_acc *acc, const struct trace_ops *t)
+{
+    for (size_t k = 0; k < t->n; k++) {
+        const struct trace_op *op = &t->ops[k];
+        if (op->truncated || !is_primary_write(t, op))
+            continue;
+        struct trace_stages st;
+        trace_op_stages(t, op, &st);
+        cap->n_writes++;
+        if (st.rw_lock_waits) {
+            cap->n_lock_wait_ops++;
+            cap->lock_wait_events += (uint64_t)st.rw_lock_waits;
+        }
+        bool complete = true;
+        for (int s = TRACE_ST_QUEUED_FOR_PG; s <= TRACE_ST_COMMIT_SENT; s++)
+            complete &= st.gap_ns[s] != TRACE_NS_NONE;
+        if (!complete)
+            continue;
+        for (int s = TRACE_ST_QUEUED_FOR_PG; s <= TRACE_ST_COMMIT_SENT; s++)
+            acc_push(acc, s, (double)st.gap_ns[s] / 1e3);
+        acc_push(acc, VALIDATE_N_DISTS - 1, (double)st.at_ns[TRACE_ST_COMMIT_SENT] / 1e3);
+    }
+    cap->n_dumps++;
+}
+
+static void acc_finish(struct validate_capture *cap, struct dist_acc *acc)
+{
+    for (int d = 0; d < VALIDATE_N_DISTS; d++) {
+        if (acc->n[d])
+            qsort(acc->v[d], acc->n[d], sizeof *acc->v[d], cmp_double);
+        cap->dist_us[d] = acc->v[d];
+        cap->n_dist[d] = acc->n[d];
+    }
+}
+
+static double json_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static double pct_lookup(const struct validate_capture *cap, double pct)
+{
+    for (int i = 0; i < cap->n_pct; i++)
+        if (fabs(cap->pct[i] - pct) < 1e-9)
+            return cap->pct_us[i];
+    /* interpolate between neighbours */
+    for (int i = 1; i < cap->n_pct; i++)
+        if (cap->pct[i - 1] < pct && pct < cap->pct[i]) {
+            double f = (pct - cap->pct[i - 1]) / (cap->pct[i] - cap->pct[i - 1]);
+            return cap->pct_us[i - 1] + f * (cap->pct_us[i] - cap->pct_us[i - 1]);
+        }
+    return NAN;
+}
+
+static int load_fio(struct validate_capture *cap, struct sim_err *err)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/fio.json", cap->dir);
+    cJSON *root = jsonu_load_file(path, err);
+    if (!root)
+        return err ? err->code : -EINVAL;
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
+    int rc = 0;
+    if (!cJSON_IsArray(jobs) || cJSON_GetArraySize(jobs) < 1) {
+        rc = sim_errf(err, -EINVAL, "%s: jobs: expected a non-empty array", path);
+        goto out;
+    }
+    double tot[2] = {0, 0};
+    const cJSON *job;
+    cJSON_ArrayForEach(job, jobs) {
+        tot[0] += json_num(cJSON_GetObjectItemCaseSensitive(job, "read"), "total_ios");
+        tot[1] += json_num(cJSON_GetObjectItemCaseSensitive(job, "write"), "total_ios");
+    }
+    if (isnan(tot[0]) || isnan(tot[1])) {
+        rc = sim_errf(err, -EINVAL, "%s: jobs[].read/write.total_ios: missing", path);
+        goto out;
+    }
+    cap->ddir = tot[1] > 0 ? 1 : 0;
+    const char *dname = cap->ddir ? "write" : "read";
+    double wsum = 0, msum = 0, best = -1;
+    int i = 0;
+    cJSON_ArrayForEach(job, jobs) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(job, dname);
+        const cJSON *clat = cJSON_GetObjectItemCaseSensitive(d, "clat_ns");
+        double ios = json_num(d, "total_ios"), iops = json_num(d, "iops"), mean = json_num(clat, "mean");
+        double rt = json_num(d, "runtime");
+        if (isnan(iops) || isnan(mean)) {
+            rc = sim_errf(err, -EINVAL, "%s: jobs[%d].%s: iops or clat_ns.mean missing", path, i, dname);
+            goto out;
+        }
+        cap->iops += iops;
+        cap->total_ios += (uint64_t)ios;
+        if (rt / 1e3 > cap->runtime_s)
+            cap->runtime_s = rt / 1e3;
+        msum += mean * ios;
+        wsum += ios;
+        const cJSON *pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
+        if (cJSON_IsObject(pct) && ios > best) {
+            best = ios;
+            cap->n_pct = 0;
+            const cJSON *p;
+            cJSON_ArrayForEach(p, pct) {
+                if (cap->n_pct < VALIDATE_MAX_PCT && cJSON_IsNumber(p)) {
+                    cap->pct[cap->n_pct] = strtod(p->string, NULL);
+                    cap->pct_us[cap->n_pct] = p->valuedouble / 1e3;
+                    cap->n_pct++;
+                }
+            }
+        }
+        i++;
+    }
+    cap->lat_mean_us = wsum > 0 ? msum / wsum / 1e3 : NAN;
+    cap->lat_p50_us = pct_lookup(cap, 50);
+    cap->lat_p99_us = pct_lookup(cap, 99);
+    cap->has_fio = true;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+static void load_perf(struct validate_capture *cap, struct sim_err *err)
+{
+    char pat[1100];
+    snprintf(pat, sizeof pat, "%s/osd.*.perf.json", cap->dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0)
+        return;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        struct sim_err e2;
+        cJSON *root = jsonu_load_file(g.gl_pathv[i], &e2);
+        if (!root)
+            continue;
+        const cJSON *osd = cJSON_GetObjectItemCaseSensitive(root, "osd");
+        double w = json_num(osd, "op_w"), rw = json_num(osd, "op_rw");
+        if (!isnan(w) && !isnan(rw)) {
+            cap->op_w += w;
+            cap->op_rw += rw;
+            cap->n_perf++;
+        }
+        cJSON_Delete(root);
+    }
+    globfree(&g);
+}
+
+/* Dump files of one kind; a .json.gz is skipped when the plain .json is there too. */
+static int load_dumps(struct validate_capture *cap, struct dist_acc *acc, const char *suffix,
+                      struct sim_err *err)
+{
+    char pat[1100];
+    snprintf(pat, sizeof pat, "%s/osd.*.%s.json*", cap->dir, suffix);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0)
+        return 0;
+    int found = 0, rc = 0;
+    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+        const char *p = g.gl_pathv[i];
+        size_t n = strlen(p);
+        bool gz = n > 8 && !strcmp(p + n - 8, ".json.gz");
+        if (!gz && !(n > 5 && !strcmp(p + n - 5, ".json")))
+            continue;
+        if (gz) {
+            char plain[1100];
+            snprintf(plain, sizeof plain, "%.*s", (int)(n - 3), p);
+            if (access(plain, R_OK) == 0)
+                continue;
+        }
+        struct trace_ops t;
+        if ((rc = trace_ops_load(p, TRACE_LOAD_SALVAGE, &t, err)) < 0)
+            break;
+        add_ops(cap, acc, &t);
+        trace_ops_free(&t);
+        found++;
+    }
+    globfree(&g);
+    return rc < 0 ? rc : found;
+}
+
+int validate_capture_load(const char *dir, struct validate_capture *cap, struct sim_err *err)
+{
+    memset(cap, 0, sizeof *cap);
+    snprintf(cap->dir, sizeof cap->dir, "%s", dir);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return sim_errf(err, -ENOENT, "%s: not a directory", dir);
+    int rc = load_fio(cap, err);
+    if (rc < 0)
+        return rc;
+    load_perf(cap, err);
+    struct dist_acc acc = {0};
+    static const char *const kinds[] = {"historic_window", "historic_ops", "historic"};
+    for (int k = 0; k < 3; k++) {
+        rc = load_dumps(cap, &acc, kinds[k], err);
+        if (rc < 0) {
+            acc_finish(cap, &acc);
+            validate_capture_free(cap);
+            return rc;
+        }
+        if (rc > 0) {
+            snprintf(cap->ops_source, sizeof cap->ops_source, "%s%s", kinds[k],
+                     k == 2 ? " (slowest ops)" : "");
+            cap->ops_biased = k == 2;
+            break;
+        }
+    }
+    acc_finish(cap, &acc);
+    return 0;
+}
+
+int validate_capture_from_cluster(struct cluster *c, struct validate_capture *cap, struct sim_err *err)
+{
+    memset(cap, 0, sizeof *cap);
+    snprintf(cap->dir, sizeof cap->dir, "(simulation)");
+    const struct fio_job_result *jr = cluster_job_results(c);
+    uint32_t nj = cluster_n_jobs(c);
+    uint64_t tot[2] = {0, 0};
+    for (uint32_t i = 0; i < nj; i++)
+        for (int d = 0; d < 2; d++)
+            tot[d] += jr[i].dir[d].total_ios;
+    cap->ddir = tot[1] > 0 ? 1 : 0;
+    struct hist *h = sim_xcalloc(1, sizeof *h);
+    hist_reset(h);
+    double runtime = 0;
+    for (uint32_t i = 0; i < nj; i++) {
+        hist_merge(h, &jr[i].dir[cap->ddir].clat);
+        if ((double)jr[i].runtime_ns / 1e9 > runtime)
+            runtime = (double)jr[i].runtime_ns / 1e9;
+    }
+    cap->total_ios = tot[cap->ddir];
+    cap->runtime_s = runtime;
+    cap->iops = runtime > 0 ? (double)cap->total_ios / runtime : 0;
+    cap->lat_mean_us = h->n ? hist_mean(h) / 1e3 : NAN;
+    uint64_t pv[HIST_FIO_NPCT];
+    if (h->n) {
+        hist_percentiles(h, hist_fio_percentiles, HIST_FIO_NPCT, pv);
+        for (int i = 0; i < HIST_FIO_NPCT && i < VALIDATE_MAX_PCT; i++) {
+            cap->pct[i] = hist_fio_percentiles[i];
+            cap->pct_us[i] = (double)pv[i] / 1e3;
+        }
+        cap->n_pct = HIST_FIO_NPCT;
+    }
+    free(h);
+    cap->lat_p50_us = pct_lookup(cap, 50);
+    cap->lat_p99_us = pct_lookup(cap, 99);
+    cap->has_fio = true;
+    struct dist_acc acc = {0};
+    int rc = 0;
+    sim_time_t now = sim_now(cluster_sim(c));
+    for (uint32_t i = 0; i < cluster_n_osds(c) && rc == 0; i++) {
+        const struct osd_perf *p = cluster_osd_perf(c, i);
+        cap->op_w += (double)p->op_w.count;
+        cap->op_rw += (double)p->op_rw.count;
+        cap->n_perf++;
+        cJSON *dump = optracker_dump(cluster_optracker(c, i), now, 1764460800LL * 1000000000LL, 0);
+        char *text = cJSON_PrintUnformatted(dump);
+        cJSON_Delete(dump);
+        struct trace_ops t;
+        char name[64];
+        snprintf(name, sizeof name, "(simulated osd.%u dump_historic_ops)", i);
+        rc = trace_ops_parse(name, text, strlen(text), 0, &t, err);
+        free(text);
+        if (rc == 0) {
+            add_ops(cap, &acc, &t);
+            trace_ops_free(&t);
+        }
+    }
+    snprintf(cap->ops_source, sizeof cap->ops_source, "historic_ops");
+    acc_finish(cap, &acc);
+    if (rc < 0)
+        validate_capture_free(cap);
+    return rc;
+}
+
+void validate_capture_free(struct validate_capture *cap)
+{
+    for (int d = 0; d < VALIDATE_N_DISTS; d++)
+        free(cap->dist_us[d]);
+    memset(cap, 0, sizeof *cap);
+}
+
+/* ------------------------------------------------------------------ workload of a capture */
+
+static const char *json_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static cJSON *load_optional(const char *dir, const char *name)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (access(path, R_OK) != 0)
+        return NULL;
+    struct sim_err e2;
+    return jsonu_load_file(path, &e2);
+}
+
+int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max, struct sim_err *err)
+{
+    int n = 0;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/fio.json", dir);
+    cJSON *fio = jsonu_load_file(path, err);
+    if (!fio)
+        return err ? err->code : -EINVAL;
+    const cJSON *job0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fio, "jobs"), 0);
+    const cJSON *jo = cJSON_GetObjectItemCaseSensitive(job0, "job options");
+    const cJSON *go = cJSON_GetObjectItemCaseSensitive(fio, "global options");
+    static const char *const fio_keys[][2] = {
+        {"rw", "readwrite"}, {"bs", "blocksize"}, {"iodepth", NULL}, {"numjobs", NULL}, {"rwmixread", NULL}};
+    for (size_t k = 0; k < sizeof fio_keys / sizeof fio_keys[0]; k++) {
+        const char *v = NULL;
+        for (int alias = 0; alias < 2 && !v; alias++) {
+            const char *key = fio_keys[k][alias];
+            if (!key)
+                continue;
+            v = json_str(jo, key);
+            if (!v)
+                v = json_str(go, key);
+        }
+        if (v && n < max)
+            snprintf(sets[n++], VALIDATE_SET_LEN, "fio.%s=%s", fio_keys[k][0], v);
+    }
+    cJSON_Delete(fio);
+    cJSON *meta = load_optional(dir, "meta.json");
+    if (meta) {
+        const char *kind = json_str(meta, "image_kind");
+        const char *sched = json_str(meta, "rbd_io_scheduler");
+        /* capture.sh's image kinds (setup_images.sh) */
+        static const char *const kinds[][3] = {
+            {"noparent", "plain", NULL}, {"clone-flat", "flattened", NULL},
+            {"clone-written", "clone", "1"}, {"clone-fresh", "clone", "0"}};
+        for (size_t k = 0; kind && k < 4; k++)
+            if (!strcmp(kind, kinds[k][0])) {
+                if (n < max)
+                    snprintf(sets[n++], VALIDATE_SET_LEN, "image.kind=%s", kinds[k][1]);
+                if (kinds[k][2] && n < max)
+                    snprintf(sets[n++], VALIDATE_SET_LEN, "image.copied_up=%s", kinds[k][2]);
+            }
+        if (sched && n < max)
+            snprintf(sets[n++], VALIDATE_SET_LEN, "ceph.rbd_io_scheduler=%s", sched);
+        cJSON_Delete(meta);
+        return n;
+    }
+    cJSON *simj = load_optional(dir, "sim.json");
+    if (simj) {
+        const cJSON *par = cJSON_GetObjectItemCaseSensitive(simj, "parameters");
+        const cJSON *img = cJSON_GetObjectItemCaseSensitive(par, "image");
+        const char *kind = json_str(img, "kind");
+        double cu = json_num(img, "copied_up");
+        const char *sched = json_str(cJSON_GetObjectItemCaseSensitive(par, "ceph"), "rbd_io_scheduler");
+        if (kind && n < max)
+            snprintf(sets[n++], VALIDATE_SET_LEN, "image.kind=%s", kind);
+        if (kind && !strcmp(kind, "clone") && !isnan(cu) && n < max)
+            snprintf(sets[n++], VALIDATE_SET_LEN, "image.copied_up=%.17g", cu);
+        if (sched && n < max)
+            snprintf(sets[n++], VALIDATE_SET_LEN, "ceph.rbd_io_scheduler=%s", sched);
+        cJSON_Delete(simj);
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ comparison */
+
+static bool perf_ok(const struct validate_capture *c)
+{
+    return c->n_perf > 0 && c->total_ios > 0;
+}
+
+void validate_compare(const struct validate_capture *real, const struct validate_capture *sim,
+                      const struct validate_tolerance *tol, struct validate_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    for (int m = 0; m < VALIDATE_N_METRICS; m++) {
+        struct validate_row *r = &rep->rows[rep->n++];
+        snprintf(r->name, sizeof r->name, "%s", metric_names[m]);
+        snprintf(r->unit, sizeof r->unit, "%s", metric_units[m]);
+        r->ks = r->ks_p = r->ks_tol = NAN;
+        r->tol = tol->metric[m];
+        switch (m) {
+        case VALIDATE_IOPS: r->real = real->iops; r->sim = sim->iops; break;
+        case VALIDATE_LAT_MEAN: r->real = real->lat_mean_us; r->sim = sim->lat_mean_us; break;
+        case VALIDATE_LAT_P50: r->real = real->lat_p50_us; r->sim = sim->lat_p50_us; break;
+        case VALIDATE_LAT_P99: r->real = real->lat_p99_us; r->sim = sim->lat_p99_us; break;
+        case VALIDATE_OP_W:
+        case VALIDATE_OP_RW:
+            if (perf_ok(real) && perf_ok(sim)) {
+                bool w = m == VALIDATE_OP_W;
+                r->real = (w ? real->op_w : real->op_rw) / (double)real->total_ios;
+                r->sim = (w ? sim->op_w : sim->op_rw) / (double)sim->total_ios;
+            } else {
+                r->real = r->sim = NAN;
+            }
+            break;
+        case VALIDATE_LOCK_WAITS:
+            r->abs_err = true;
+            r->real = real->n_writes ? (double)real->n_lock_wait_ops / (double)real->n_writes : NAN;
+            r->sim = sim->n_writes ? (double)sim->n_lock_wait_ops / (double)sim->n_writes : NAN;
+            r->n_real = real->n_writes;
+            r->n_sim = sim->n_writes;
+            break;
+        }
+        /* rare op kinds (under 1 per 100 fio I/Os) are compared in absolute terms */
+        if ((m == VALIDATE_OP_W || m == VALIDATE_OP_RW) && fabs(r->real) < 0.01)
+            r->abs_err = true;
+        r->available = real->has_fio && sim->has_fio && !isnan(r->real) && !isnan(r->sim);
+        r->err = !r->available ? NAN : r->abs_err ? r->sim - r->real : validate_rel_error(r->sim, r->real);
+    }
+    for (int d = 0; d < VALIDATE_N_DISTS; d++) {
+        struct validate_row *r = &rep->rows[rep->n++];
+        snprintf(r->name, sizeof r->name, "%s", dist_names[d]);
+        snprintf(r->unit, sizeof r->unit, "us");
+        r->n_real = real->n_dist[d];
+        r->n_sim = sim->n_dist[d];
+        r->real = validate_median(real->dist_us[d], r->n_real);
+        r->sim = validate_median(sim->dist_us[d], r->n_sim);
+        r->available = r->n_real > 0 && r->n_sim > 0;
+        r->err = r->available ? validate_rel_error(r->sim, r->real) : NAN;
+        r->ks = validate_ks_distance(real->dist_us[d], r->n_real, sim->dist_us[d], r->n_sim);
+        r->ks_p = validate_ks_pvalue(r->ks, r->n_real, r->n_sim);
+        r->tol = tol->dist_median[d];
+        r->ks_tol = tol->dist_ks[d];
+    }
+    rep->pass = true;
+    for (int i = 0; i < rep->n; i++) {
+        struct validate_row *r = &rep->rows[i];
+        bool checked = !isnan(r->tol) || !isnan(r->ks_tol);
+        r->pass = true;
+        if (!checked || !r->available)
+            continue;
+        rep->n_checked++;
+        if (!isnan(r->tol) && !(fabs(r->err) <= r->tol))
+            r->pass = false;
+        if (!isnan(r->ks_tol) && !(r->ks <= r->ks_tol))
+            r->pass = false;
+        if (!r->pass) {
+            rep->n_failed++;
+            rep->pass = false;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ output */
+
+static void fmt_val(char *buf, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else if (fabs(v) >= 100 || v == 0)
+        snprintf(buf, n, "%.0f", v);
+    else if (fabs(v) >= 1)
+        snprintf(buf, n, "%.1f", v);
+    else
+        snprintf(buf, n, "%.4f", v);
+}
+
+static void fmt_err(char *buf, size_t n, const struct validate_row *r)
+{
+    if (isnan(r->err))
+        snprintf(buf, n, "-");
+    else if (isinf(r->err))
+        snprintf(buf, n, "%cinf", r->err > 0 ? '+' : '-');
+    else if (r->abs_err)
+        snprintf(buf, n, "%+.3f", r->err);
+    else
+        snprintf(buf, n, "%+.1f%%", 100 * r->err);
+}
+
+static void fmt_tol(char *buf, size_t n, const struct validate_row *r)
+{
+    char a[16] = "", b[16] = "";
+    if (!isnan(r->tol))
+        snprintf(a, sizeof a, r->abs_err ? "%.3g" : "%.0f%%", r->abs_err ? r->tol : 100 * r->tol);
+    if (!isnan(r->ks_tol))
+        snprintf(b, sizeof b, "D<=%.2g", r->ks_tol);
+    if (!a[0] && !b[0])
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%s%s%s", a, a[0] && b[0] ? " " : "", b);
+}
+
+static void describe(FILE *f, const char *what, const struct validate_capture *c)
+{
+    fprintf(f, "  %s %s: %s %.0f IOPS, %" PRIu64 " ios over %.1f s; %d perf dump%s; ", what, c->dir,
+            c->ddir ? "write" : "read", c->iops, c->total_ios, c->runtime_s, c->n_perf,
+            c->n_perf == 1 ? "" : "s");
+    if (c->n_dumps)
+        fprintf(f, "%d op dump%s (%s), %zu primary writes\n", c->n_dumps, c->n_dumps == 1 ? "" : "s",
+                c->ops_source, c->n_writes);
+    else
+        fprintf(f, "no op-tracker dumps\n");
+}
+
+void validate_print(FILE *f, const struct validate_capture *real, const struct validate_capture *sim,
+                    const struct validate_report *rep)
+{
+    fprintf(f, "cephsim validate\n");
+    describe(f, "real", real);
+    describe(f, "sim ", sim);
+    if (real->ops_biased || sim->ops_biased)
+        fprintf(f, "  note: a tail dump holds only the slowest ops: its stage distributions are biased\n");
+    fprintf(f, "\n%-38s %10s %10s %9s %17s %10s  %s\n", "metric (stages: median us)", "real", "sim",
+            "error", "KS D (p)", "tolerance", "result");
+    for (int i = 0; i < rep->n; i++) {
+        const struct validate_row *r = &rep->rows[i];
+        char name[80], rv[24], sv[24], ev[24], ks[32], tv[48];
+        if (i == VALIDATE_N_METRICS)
+            fprintf(f, "primary osd_op writes, per-stage intervals (n real/sim):\n");
+        if (i >= VALIDATE_N_METRICS)
+            snprintf(name, sizeof name, "  %s (%zu/%zu)", r->name, r->n_real, r->n_sim);
+        else if (r->unit[0])
+            snprintf(name, sizeof name, "%s (%s)", r->name, r->unit);
+        else
+            snprintf(name, sizeof name, "%s", r->name);
+        fmt_val(rv, sizeof rv, r->real);
+        fmt_val(sv, sizeof sv, r->sim);
+        fmt_err(ev, sizeof ev, r);
+        if (isnan(r->ks))
+            snprintf(ks, sizeof ks, "-");
+        else
+            snprintf(ks, sizeof ks, "%.3f (%.2g)", r->ks, r->ks_p);
+        fmt_tol(tv, sizeof tv, r);
+        bool checked = !isnan(r->tol) || !isnan(r->ks_tol);
+        const char *res = !r->available ? "n/a" : !checked ? "" : r->pass ? "ok" : "FAIL";
+        fprintf(f, "%-38s %10s %10s %9s %17s %10s  %s\n", name, rv, sv, ev, ks, tv, res);
+    }
+    fprintf(f, "\n%s: %d of %d checked metrics outside tolerance\n", rep->pass ? "PASS" : "FAIL",
+            rep->n_failed, rep->n_checked);
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else if (isinf(v))
+        cJSON_AddStringToObject(o, k, v > 0 ? "inf" : "-inf");
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+cJSON *validate_report_json(const struct validate_capture *real, const struct validate_capture *sim,
+                            const struct validate_report *rep)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "real", real->dir);
+    cJSON_AddStringToObject(j, "sim", sim->dir);
+    cJSON_AddBoolToObject(j, "pass", rep->pass);
+    cJSON_AddNumberToObject(j, "checked", rep->n_checked);
+    cJSON_AddNumberToObject(j, "failed", rep->n_failed);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; i < rep->n; i++) {
+        const struct validate_row *r = &rep->rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", r->name);
+        cJSON_AddStringToObject(o, "key", i < VALIDATE_N_METRICS ? metric_keys[i] : dist_keys[i - VALIDATE_N_METRICS]);
+        cJSON_AddStringToObject(o, "kind", i < VALIDATE_N_METRICS ? "metric" : "stage_median_us");
+        add_num(o, "real", r->real);
+        add_num(o, "sim", r->sim);
+        add_num(o, r->abs_err ? "abs_error" : "rel_error", r->err);
+        if (i >= VALIDATE_N_METRICS) {
+            add_num(o, "ks", r->ks);
+            add_num(o, "ks_p", r->ks_p);
+            cJSON_AddNumberToObject(o, "n_real", (double)r->n_real);
+            cJSON_AddNumberToObject(o, "n_sim", (double)r->n_sim);
+        }
+        add_num(o, "tolerance", r->tol);
+        add_num(o, "ks_tolerance", r->ks_tol);
+        cJSON_AddBoolToObject(o, "available", r->available);
+        cJSON_AddBoolToObject(o, "pass", r->pass);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return j;
+}
+
+/* ------------------------------------------------------------------ plots */
+
+static int mkdir_p(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+static int write_cdf(const char *path, const double *v, size_t n, struct sim_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot create: %s", path, strerror(errno));
+    /* at most ~2000 points: every k-th sample plus the last */
+    size_t step = n > 2000 ? n / 2000 : 1;
+    for (size_t i = 0; i < n; i += step)
+        fprintf(f, "%.3f %.6f\n", v[i], (double)(i + 1) / (double)n);
+    if (n && (n - 1) % step)
+        fprintf(f, "%.3f %.6f\n", v[n - 1], 1.0);
+    if (fclose(f) != 0)
+        return sim_errf(err, -EIO, "%s: write error", path);
+    return 0;
+}
+
+static int write_pct(const char *path, const struct validate_capture *c, struct sim_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot create: %s", path, strerror(errno));
+    for (int i = 0; i < c->n_pct; i++)
+        fprintf(f, "%.3f %.6f\n", c->pct_us[i], c->pct[i] / 100);
+    fclose(f);
+    return 0;
+}
+
+int validate_plot(const struct validate_capture *real, const struct validate_capture *sim,
+                  const char *out_dir, struct sim_err *err)
+{
+    int rc;
+    if (strchr(out_dir, '\'') || strchr(out_dir, '"'))
+        return sim_errf(err, -EINVAL, "%s: quotes in the output path are not supported for plots", out_dir);
+    if ((rc = mkdir_p(out_dir)) < 0)
+        return sim_errf(err, rc, "%s: cannot create: %s", out_dir, strerror(-rc));
+    char script[1200], path[1200];
+    snprintf(script, sizeof script, "%s/cdf.gp", out_dir);
+    FILE *gp = fopen(script, "w");
+    if (!gp)
+        return sim_errf(err, -errno, "%s: cannot create: %s", script, strerror(errno));
+    fprintf(gp, "# CDFs of real vs simulated per-stage intervals (cephsim validate)\n"
+                "set terminal pngcairo size 1800,1100 font ',9'\n"
+                "set output '%s/cdf.png'\n"
+                "set multiplot layout 3,3 title 'real: %s   sim: %s' noenhanced\n"
+                "set key bottom right noenhanced\nset ylabel 'CDF'\nset xlabel 'us'\nset grid\n"
+                "set yrange [0:1]\n",
+            out_dir, real->dir, sim->dir);
+    for (int d = 0; d < VALIDATE_N_DISTS; d++) {
+        const struct validate_capture *side[2] = {real, sim};
+        static const char *const tag[2] = {"real", "sim"};
+        char files[2][1200];
+        bool have[2], positive = true;
+        for (int k = 0; k < 2; k++) {
+            have[k] = side[k]->n_dist[d] > 0;
+            if (!have[k])
+                continue;
+            positive &= side[k]->dist_us[d][0] > 0;
+            snprintf(files[k], sizeof files[k], "%s/cdf_%s.%s.dat", out_dir, dist_keys[d], tag[k]);
+            if ((rc = write_cdf(files[k], side[k]->dist_us[d], side[k]->n_dist[d], err)) < 0) {
+                fclose(gp);
+                return rc;
+            }
+        }
+        fprintf(gp, "set title '%s' noenhanced\n%s\n", dist_names[d],
+                positive && (have[0] || have[1]) ? "set logscale x" : "unset logscale x");
+        if (!have[0] && !have[1]) {
+            fprintf(gp, "set label 1 'no data' at graph 0.45,0.5\nplot [0:1] NaN notitle\nunset label 1\n");
+            continue;
+        }
+        fprintf(gp, "plot ");
+        for (int k = 0, first = 1; k < 2; k++)
+            if (have[k]) {
+                fprintf(gp, "%s'%s' using 1:2 with lines lw 2 title '%s (n=%zu)'", first ? "" : ", ",
+                        files[k], tag[k], side[k]->n_dist[d]);
+                first = 0;
+            }
+        fprintf(gp, "\n");
+    }
+    /* fio clat percentiles */
+    fprintf(gp, "set title 'fio clat (percentiles)'\nset logscale x\n");
+    const char *pf[2] = {"real", "sim"};
+    const struct validate_capture *ps[2] = {real, sim};
+    bool any = false;
+    char pfiles[2][1200];
+    for (int k = 0; k < 2; k++) {
+        if (!ps[k]->n_pct)
+            continue;
+        snprintf(pfiles[k], sizeof pfiles[k], "%s/clat_pct.%s.dat", out_dir, pf[k]);
+        if ((rc = write_pct(pfiles[k], ps[k], err)) < 0) {
+            fclose(gp);
+            return rc;
+        }
+        fprintf(gp, "%s'%s' using 1:2 with linespoints lw 2 title '%s'", any ? ", " : "plot ", pfiles[k], pf[k]);
+        any = true;
+    }
+    if (!any)
+        fprintf(gp, "unset logscale x\nplot [0:1] NaN notitle\n");
+    else
+        fprintf(gp, "\n");
+    fprintf(gp, "unset multiplot\n");
+    if (fclose(gp) != 0)
+        return sim_errf(err, -EIO, "%s: write error", script);
+    snprintf(path, sizeof path, "%s/cdf.png", out_dir);
+    pid_t pid;
+    char *argv[] = {"gnuplot", script, NULL};
+    int sp = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (sp == ENOENT)
+        return 0;
+    if (sp != 0)
+        return sim_errf(err, -sp, "gnuplot: cannot run: %s", strerror(sp));
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return sim_errf(err, -errno, "gnuplot: wait: %s", strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return 0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return sim_errf(err, -EIO, "gnuplot %s: failed (status %d)", script, status);
+    return access(path, R_OK) == 0 ? 1 : sim_errf(err, -EIO, "gnuplot made no %s", path);
+}
+
+/* ------------------------------------------------------------------ command */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cephsim validate --real DIR (--sim DIR | --run SCENARIO [--set PATH=VALUE]...)\n"
+            "                        [--tolerance KEY=VALUE,...] [-o DIR] [--no-plot] [--json] [-q]\n"
+            "\n"
+            "Compare a real capture (fio.json, osd.N.perf.json, op-tracker dumps) with a simulation of\n"
+            "the same workload.  --run simulates SCENARIO first (into --sim DIR, default\n"
+            "out/validate/<capture>), with the capture's workload (fio rw/bs/iodepth/numjobs, image kind,\n"
+            "rbd_io_scheduler from fio.json and meta.json) and a large op history\n"
+            "(ceph.osd_op_history_size=20000, ceph.osd_op_history_duration=1) set before your --set's.\n"
+            "\n"
+            "  -r, --real DIR         the real capture\n"
+            "  -s, --sim DIR          the simulation output (cephsim run -o DIR)\n"
+            "  -R, --run SCENARIO     simulate SCENARIO now\n"
+            "  -S, --set PATH=VALUE   scenario override for --run (repeatable)\n"
+            "      --no-infer         do not take the workload from the capture (--run)\n"
+            "  -t, --tolerance LIST   e.g. iops=20%%,lat_mean=25%%,lat_p99=off,stage=50%%,ks=0.3\n"
+            "                         keys: iops lat_mean lat_p50 lat_p99 op_w op_rw lock_waits\n"
+            "                         stage ks stage.<s> ks.<s> (s: queued_for_pg reached_pg started\n"
+            "                         subops op_commit sub_op_commit_rec commit_sent total)\n"
+            "                         defaults: iops=20%%,lat_mean=25%%,lat_p50=25%%,lat_p99=50%%,\n"
+            "                         op_w=20%%,op_rw=20%%,lock_waits=0.05 (absolute share), stages off\n"
+            "  -o, --output DIR       validate.json, CDF data and cdf.png (default SIMDIR/validate)\n"
+            "      --no-plot          no gnuplot\n"
+            "      --json             print the JSON report instead of the table\n"
+            "  -q, --quiet            print nothing; the exit status tells\n"
+            "exit status: 0 within tolerance, 1 outside, 2 trouble\n");
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    enum { OPT_NO_PLOT = 256, OPT_JSON, OPT_NO_INFER };
+    static const struct option opts[] = {
+        {"real", required_argument, NULL, 'r'},      {"sim", required_argument, NULL, 's'},
+        {"run", required_argument, NULL, 'R'},       {"set", required_argument, NULL, 'S'},
+        {"tolerance", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
+        {"no-plot", no_argument, NULL, OPT_NO_PLOT}, {"json", no_argument, NULL, OPT_JSON},
+        {"no-infer", no_argument, NULL, OPT_NO_INFER}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},            {0}};
+    const char *real_dir = NULL, *sim_dir = NULL, *scen = NULL, *out = NULL;
+    const char **user_sets = sim_xcalloc((size_t)argc + 1, sizeof *user_sets);
+    int n_user = 0, c, rc = 2;
+    bool plot = true, json = false, quiet = false, infer = true;
+    struct validate_tolerance tol;
+    struct sim_err err = {0};
+    validate_tolerance_defaults(&tol);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "r:s:R:S:t:o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': real_dir = optarg; break;
+        case 's': sim_dir = optarg; break;
+        case 'R': scen = optarg; break;
+        case 'S': user_sets[n_user++] = optarg; break;
+        case 't':
+            if (validate_tolerance_parse(optarg, &tol, &err) < 0) {
+                fprintf(stderr, "cephsim validate: %s\n", err.msg);
+                free(user_sets);
+                return 2;
+            }
+            break;
+        case 'o': out = optarg; break;
+        case OPT_NO_PLOT: plot = false; break;
+        case OPT_JSON: json = true; break;
+        case OPT_NO_INFER: infer = false; break;
+        case 'q': quiet = true; break;
+        case 'h': usage(stdout); free(user_sets); return 0;
+        default: usage(stderr); free(user_sets); return 2;
+        }
+    }
+    if (optind < argc || !real_dir || (!sim_dir && !scen) || (n_user && !scen)) {
+        fprintf(stderr, "cephsim validate: %s\n",
+                optind < argc ? "unexpected argument" : !real_dir ? "--real DIR is required"
+                : n_user      ? "--set needs --run"
+                              : "give --sim DIR or --run SCENARIO");
+        usage(stderr);
+        free(user_sets);
+        return 2;
+    }
+    struct validate_capture real = {0}, sim = {0};
+    char simbuf[1200], outbuf[1300];
+    if (validate_capture_load(real_dir, &real, &err) < 0) {
+        fprintf(stderr, "cephsim validate: %s\n", err.msg);
+        goto done;
+    }
+    if (scen) {
+        char (*inferred)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *inferred);
+        int n_inf = 0;
+        if (infer && (n_inf = validate_capture_sets(real_dir, inferred, VALIDATE_MAX_SETS, &err)) < 0) {
+            fprintf(stderr, "cephsim validate: %s\n", err.msg);
+            free(inferred);
+            goto done;
+        }
+        const char **sets = sim_xcalloc((size_t)(n_user + n_inf + 2), sizeof *sets);
+        int n = 0;
+        sets[n++] = "ceph.osd_op_history_size=20000";
+        sets[n++] = "ceph.osd_op_history_duration=1";
+        for (int i = 0; i < n_inf; i++)
+            sets[n++] = inferred[i];
+        for (int i = 0; i < n_user; i++)
+            sets[n++] = user_sets[i];
+        if (!sim_dir) {
+            char tmp[1100];
+            snprintf(tmp, sizeof tmp, "%s", real_dir);
+            size_t l = strlen(tmp);
+            while (l > 1 && tmp[l - 1] == '/')
+                tmp[--l] = '\0';
+            snprintf(simbuf, sizeof simbuf, "out/validate/%s", basename(tmp));
+            sim_dir = simbuf;
+        }
+        if (!quiet && !json) {
+            fprintf(stderr, "cephsim validate: simulating %s into %s with", scen, sim_dir);
+            for (int i = 0; i < n; i++)
+                fprintf(stderr, " --set %s", sets[i]);
+            fprintf(stderr, "\n");
+        }
+        struct scenario sc;
+        int r2 = scenario_load(&sc, scen, NULL, NULL, sets, n, &err);
+        if (r2 == 0) {
+            struct run_summary sum;
+            r2 = runner_run(&sc, sim_dir, !quiet && isatty(2), &sum, &err);
+            scenario_free(&sc);
+        }
+        free(sets);
+        free(inferred);
+        if (r2 < 0) {
+            fprintf(stderr, "cephsim validate: %s\n", err.msg);
+            goto done;
+        }
+    }
+    if (validate_capture_load(sim_dir, &sim, &err) < 0) {
+        fprintf(stderr, "cephsim validate: %s\n", err.msg);
+        goto done;
+    }
+    struct validate_report rep;
+    validate_compare(&real, &sim, &tol, &rep);
+    if (!out) {
+        snprintf(outbuf, sizeof outbuf, "%s/validate", sim_dir);
+        out = outbuf;
+    }
+    cJSON *rj = validate_report_json(&real, &sim, &rep);
+    int mk = mkdir_p(out);
+    char jpath[1400];
+    snprintf(jpath, sizeof jpath, "%s/validate.json", out);
+    if (mk < 0 || jsonu_write_file(jpath, rj, &err) < 0) {
+        fprintf(stderr, "cephsim validate: %s\n", mk < 0 ? strerror(-mk) : err.msg);
+        cJSON_Delete(rj);
+        goto done;
+    }
+    if (json && !quiet) {
+        char *text = cJSON_Print(rj);
+        printf("%s\n", text);
+        free(text);
+    } else if (!quiet) {
+        validate_print(stdout, &real, &sim, &rep);
+    }
+    cJSON_Delete(rj);
+    if (plot) {
+        int pr = validate_plot(&real, &sim, out, &err);
+        if (pr < 0)
+            fprintf(stderr, "cephsim validate: plots: %s\n", err.msg);
+        else if (!quiet && !json && pr)
+            printf("report and CDF plot: %s/validate.json, %s/cdf.png\n", out, out);
+        else if (!quiet && !json)
+            printf("report: %s/validate.json (gnuplot not found: no plot)\n", out);
+    }
+    rc = rep.pass ? 0 : 1;
+done:
+    validate_capture_free(&real);
+    validate_capture_free(&sim);
+    free(user_sets);
+    return rc;
+}

@@ -1,0 +1,415 @@
+/*
+ * test_validate.c - cephsim validate: its error metrics on known inputs (KS distance,
+ * relative errors, medians), tolerance parsing, capture loading and workload inference
+ * from small directories written here, exit codes of the command, and the import of the
+ * real lab captures (skipped when ../shared/data is absent).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "validate.h"
+
+#define SHARED "../shared/data/"
+#define LAB SHARED "lab/"
+
+static void skip_without_shared(void)
+{
+    if (access(SHARED, R_OK) != 0)
+        skip();
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+/* A fresh scratch directory under /tmp (removed first). */
+static void scratch(char *dir, size_t n, const char *name)
+{
+    snprintf(dir, n, "/tmp/cephsim-test-validate-%ld-%s", (long)getpid(), name);
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    assert_int_equal(mkdir(dir, 0777), 0);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A fio.json with one write job. */
+static void put_fio(const char *dir, double iops, double mean_us, double p50_us, double p99_us, int ios)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "{\"fio version\": \"fio-3.33\", \"global options\": {\"bs\": \"4k\", \"ioengine\": \"rbd\"},\n"
+             " \"jobs\": [{\"jobname\": \"t\", \"job options\": {\"rw\": \"randwrite\", \"iodepth\": \"8\"},\n"
+             "  \"read\": {\"total_ios\": 0, \"iops\": 0, \"runtime\": 0, \"clat_ns\": {\"mean\": 0, \"N\": 0}},\n"
+             "  \"write\": {\"total_ios\": %d, \"iops\": %.6f, \"runtime\": 2000, \"clat_ns\": {\"mean\": %.6f,\n"
+             "   \"N\": %d, \"percentile\": {\"1.000000\": %.0f, \"50.000000\": %.0f, \"99.000000\": %.0f}}}}]}\n",
+             ios, iops, mean_us * 1e3, ios, p50_us * 500, p50_us * 1e3, p99_us * 1e3);
+    put(dir, "fio.json", buf);
+}
+
+static void put_perf(const char *dir, int osd, int op_w, int op_rw)
+{
+    char name[64], buf[256];
+    snprintf(name, sizeof name, "osd.%d.perf.json", osd);
+    snprintf(buf, sizeof buf, "{\"osd\": {\"op_w\": %d, \"op_rw\": %d, \"op_r\": 0}}\n", op_w, op_rw);
+    put(dir, name, buf);
+}
+
+/* An op-tracker dump with two primary writes (one waited for its rw lock) and a repop. */
+static const char *const dump_text =
+    "{\"size\": 20000, \"duration\": 1, \"ops\": [\n"
+    " {\"description\": \"osd_op(client.4100.0:1 2.1f 2:61ccec0d:::rbd_data.104b745b84f5.000000000000001d:head "
+    "[write 8192~4096] snapc 0=[] ondisk+write+known_if_redirected e24)\",\n"
+    "  \"initiated_at\": \"2026-11-30T14:00:00.000000+0000\", \"age\": 1, \"duration\": 0.001,\n"
+    "  \"type_data\": {\"flag_point\": \"commit sent; apply or cleanup\", \"client_info\": {\"client\": "
+    "\"client.4100\", \"client_addr\": \"127.0.0.1:0/1\", \"tid\": 1}, \"events\": [\n"
+    "   {\"event\": \"initiated\", \"time\": \"2026-11-30T14:00:00.000000+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"queued_for_pg\", \"time\": \"2026-11-30T14:00:00.000010+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"reached_pg\", \"time\": \"2026-11-30T14:00:00.000030+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"started\", \"time\": \"2026-11-30T14:00:00.000060+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"waiting for subops from 1,2\", \"time\": \"2026-11-30T14:00:00.000100+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"op_commit\", \"time\": \"2026-11-30T14:00:00.000600+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"sub_op_commit_rec\", \"time\": \"2026-11-30T14:00:00.000700+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"sub_op_commit_rec\", \"time\": \"2026-11-30T14:00:00.000800+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"commit_sent\", \"time\": \"2026-11-30T14:00:00.000810+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"done\", \"time\": \"2026-11-30T14:00:00.000820+0000\", \"duration\": 0.00082}]}},\n"
+    " {\"description\": \"osd_op(client.4100.0:2 2.1f 2:61ccec0d:::rbd_data.104b745b84f5.000000000000001d:head "
+    "[stat,write 12288~4096] snapc 0=[] ondisk+write+known_if_redirected e24)\",\n"
+    "  \"initiated_at\": \"2026-11-30T14:00:00.000100+0000\", \"age\": 1, \"duration\": 0.001,\n"
+    "  \"type_data\": {\"flag_point\": \"commit sent; apply or cleanup\", \"client_info\": {\"client\": "
+    "\"client.4100\", \"client_addr\": \"127.0.0.1:0/1\", \"tid\": 2}, \"events\": [\n"
+    "   {\"event\": \"initiated\", \"time\": \"2026-11-30T14:00:00.000100+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"queued_for_pg\", \"time\": \"2026-11-30T14:00:00.000120+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"reached_pg\", \"time\": \"2026-11-30T14:00:00.000140+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"waiting for rw locks\", \"time\": \"2026-11-30T14:00:00.000150+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"reached_pg\", \"time\": \"2026-11-30T14:00:00.000900+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"started\", \"time\": \"2026-11-30T14:00:00.000910+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"waiting for subops from 1,2\", \"time\": \"2026-11-30T14:00:00.000950+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"sub_op_commit_rec\", \"time\": \"2026-11-30T14:00:00.001300+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"op_commit\", \"time\": \"2026-11-30T14:00:00.001400+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"sub_op_commit_rec\", \"time\": \"2026-11-30T14:00:00.001500+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"commit_sent\", \"time\": \"2026-11-30T14:00:00.001520+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"done\", \"time\": \"2026-11-30T14:00:00.001530+0000\", \"duration\": 0.00143}]}},\n"
+    " {\"description\": \"osd_repop(client.4100.0:1 2.1f e24/16 2:61ccec0d:::rbd_data.104b745b84f5."
+    "000000000000001d:head v 24'5, mlcod=24'3)\",\n"
+    "  \"initiated_at\": \"2026-11-30T14:00:00.000200+0000\", \"age\": 1, \"duration\": 0.0005,\n"
+    "  \"type_data\": {\"flag_point\": \"commit sent; apply or cleanup\", \"events\": [\n"
+    "   {\"event\": \"initiated\", \"time\": \"2026-11-30T14:00:00.000200+0000\", \"duration\": 0},\n"
+    "   {\"event\": \"done\", \"time\": \"2026-11-30T14:00:00.000700+0000\", \"duration\": 0.0005}]}}]}\n";
+
+/* ------------------------------------------------------------------ metrics */
+
+static void ks_distance_of_known_samples(void **state)
+{
+    const double a[] = {1, 2, 3, 4}, b[] = {3, 4, 5, 6}, c[] = {4, 5, 6}, d[] = {1, 1, 2}, e[] = {1, 2, 2};
+    assert_true(fabs(validate_ks_distance(a, 4, a, 4)) < 1e-12);
+    assert_true(fabs(validate_ks_distance(a, 3, c, 3) - 1.0) < 1e-12);      /* disjoint */
+    assert_true(fabs(validate_ks_distance(a, 4, b, 4) - 0.5) < 1e-12);      /* F_a(2) = .5, F_b(2) = 0 */
+    assert_true(fabs(validate_ks_distance(b, 4, a, 4) - 0.5) < 1e-12);      /* symmetric */
+    assert_true(fabs(validate_ks_distance(d, 3, e, 3) - 1.0 / 3) < 1e-12);  /* ties: at x = 1, 2/3 vs 1/3 */
+    assert_true(isnan(validate_ks_distance(a, 0, b, 4)));
+    /* Kolmogorov's asymptotic p-value: n = m = 100, D = 0.2 -> 0.0314 */
+    assert_true(fabs(validate_ks_pvalue(0.2, 100, 100) - 0.0314) < 1e-3);
+    assert_true(fabs(validate_ks_pvalue(0.0, 100, 100) - 1.0) < 1e-12);
+    assert_true(validate_ks_pvalue(1.0, 1000, 1000) < 1e-12);
+}
+
+static void relative_errors_and_medians(void **state)
+{
+    assert_true(fabs(validate_rel_error(110, 100) - 0.1) < 1e-12);
+    assert_true(fabs(validate_rel_error(90, 100) + 0.1) < 1e-12);
+    assert_true(fabs(validate_rel_error(-90, -100) - 0.1) < 1e-12); /* relative to |real| */
+    assert_true(validate_rel_error(0, 0) == 0);
+    assert_true(isinf(validate_rel_error(5, 0)) && validate_rel_error(5, 0) > 0);
+    const double odd[] = {1, 5, 9}, even[] = {1, 3, 5, 100};
+    assert_true(validate_median(odd, 3) == 5);
+    assert_true(validate_median(even, 4) == 4);
+    assert_true(isnan(validate_median(odd, 0)));
+}
+
+static void tolerance_parsing(void **state)
+{
+    struct validate_tolerance t;
+    struct sim_err err = {0};
+    validate_tolerance_defaults(&t);
+    assert_true(fabs(t.metric[VALIDATE_IOPS] - 0.20) < 1e-12);
+    assert_true(fabs(t.metric[VALIDATE_LAT_MEAN] - 0.25) < 1e-12);
+    assert_true(isnan(t.dist_ks[0]) && isnan(t.dist_median[4]));
+    assert_int_equal(validate_tolerance_parse("iops=10%, lat_p99=off,ks=0.3,stage.op_commit=40%,lock_waits=0.02",
+                                              &t, &err), 0);
+    assert_true(fabs(t.metric[VALIDATE_IOPS] - 0.10) < 1e-12);
+    assert_true(isnan(t.metric[VALIDATE_LAT_P99]));
+    assert_true(fabs(t.metric[VALIDATE_LOCK_WAITS] - 0.02) < 1e-12);
+    for (int d = 0; d < VALIDATE_N_DISTS; d++)
+        assert_true(fabs(t.dist_ks[d] - 0.3) < 1e-12);
+    assert_true(fabs(t.dist_median[4] - 0.40) < 1e-12); /* op_commit is the 5th stage */
+    assert_true(isnan(t.dist_median[3]));
+    assert_int_equal(validate_tolerance_parse("stage=50%,ks.total=0.1", &t, &err), 0);
+    assert_true(fabs(t.dist_median[0] - 0.5) < 1e-12 && fabs(t.dist_ks[VALIDATE_N_DISTS - 1] - 0.1) < 1e-12);
+    /* errors */
+    assert_int_equal(validate_tolerance_parse("iopz=5%", &t, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "did you mean 'iops'"));
+    assert_int_equal(validate_tolerance_parse("iops=fast", &t, &err), -EINVAL);
+    assert_int_equal(validate_tolerance_parse("iops", &t, &err), -EINVAL);
+    assert_int_equal(validate_tolerance_parse("iops=-5%", &t, &err), -EINVAL);
+    assert_int_equal(validate_tolerance_parse("stage.op_comit=5%", &t, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "stage.op_commit"));
+}
+
+/* Two synthetic captures compared under chosen tolerances. */
+static void compare_flags_what_is_outside(void **state)
+{
+    struct validate_capture real = {.has_fio = true, .iops = 1000, .lat_mean_us = 1000, .lat_p50_us = 900,
+                                    .lat_p99_us = 3000, .total_ios = 2000, .n_perf = 3, .op_w = 2000,
+                                    .n_writes = 100, .n_lock_wait_ops = 0};
+    struct validate_capture sim = real;
+    sim.iops = 1150;           /* +15 % */
+    sim.lat_mean_us = 1400;    /* +40 % */
+    sim.lat_p99_us = 4000;     /* +33 % */
+    sim.n_lock_wait_ops = 10;  /* 10 % of writes vs 0 */
+    double a[] = {10, 20, 30, 40}, b[] = {30, 40, 50, 60};
+    real.dist_us[4] = a;
+    real.n_dist[4] = 4;
+    sim.dist_us[4] = b;
+    sim.n_dist[4] = 4;
+    struct validate_tolerance t;
+    validate_tolerance_defaults(&t);
+    struct validate_report rep;
+    validate_compare(&real, &sim, &t, &rep);
+    assert_int_equal(rep.n, VALIDATE_N_METRICS + VALIDATE_N_DISTS);
+    assert_true(rep.rows[VALIDATE_IOPS].pass);
+    assert_true(fabs(rep.rows[VALIDATE_IOPS].err - 0.15) < 1e-12);
+    assert_false(rep.rows[VALIDATE_LAT_MEAN].pass);
+    assert_true(rep.rows[VALIDATE_LAT_P99].pass); /* 33 % < 50 % */
+    assert_true(rep.rows[VALIDATE_LOCK_WAITS].abs_err);
+    assert_true(fabs(rep.rows[VALIDATE_LOCK_WAITS].err - 0.10) < 1e-12);
+    assert_false(rep.rows[VALIDATE_LOCK_WAITS].pass);
+    assert_true(rep.rows[VALIDATE_OP_RW].abs_err); /* 0 op_rw: compared in absolute terms */
+    assert_true(rep.rows[VALIDATE_OP_RW].pass);
+    const struct validate_row *st = &rep.rows[VALIDATE_N_METRICS + 4];
+    assert_true(st->available);
+    assert_true(fabs(st->real - 25) < 1e-12 && fabs(st->sim - 45) < 1e-12);
+    assert_true(fabs(st->ks - 0.5) < 1e-12);
+    assert_true(st->pass); /* stages are not checked by default */
+    assert_false(rep.rows[VALIDATE_N_METRICS].available); /* no samples for that stage */
+    assert_int_equal(rep.n_failed, 2);
+    assert_false(rep.pass);
+    /* loosen the two failures, check the stage's KS */
+    struct sim_err err;
+    assert_int_equal(validate_tolerance_parse("lat_mean=50%,lock_waits=0.2,ks.op_commit=0.4", &t, &err), 0);
+    validate_compare(&real, &sim, &t, &rep);
+    assert_int_equal(rep.n_failed, 1);
+    assert_false(rep.rows[VALIDATE_N_METRICS + 4].pass);
+    assert_int_equal(validate_tolerance_parse("ks.op_commit=0.5", &t, &err), 0);
+    validate_compare(&real, &sim, &t, &rep);
+    assert_true(rep.pass);
+    cJSON *j = validate_report_json(&real, &sim, &rep);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "pass")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), rep.n);
+    cJSON_Delete(j);
+}
+
+/* ------------------------------------------------------------------ directories */
+
+static void capture_load_and_workload(void **state)
+{
+    char dir[512];
+    scratch(dir, sizeof dir, "cap");
+    put_fio(dir, 500, 2000, 1900, 4000, 1000);
+    put_perf(dir, 0, 400, 0);
+    put_perf(dir, 1, 300, 1);
+    put(dir, "osd.0.historic_window.json", dump_text);
+    put(dir, "osd.1.historic_ops.json", "{\"ops\": []}"); /* a lesser kind: not used when a window exists */
+    put(dir, "meta.json", "{\"image_kind\": \"clone-written\", \"rbd_io_scheduler\": \"none\"}");
+    struct validate_capture c;
+    struct sim_err err = {0};
+    assert_int_equal(validate_capture_load(dir, &c, &err), 0);
+    assert_true(c.has_fio && c.ddir == 1);
+    assert_true(fabs(c.iops - 500) < 1e-9 && fabs(c.lat_mean_us - 2000) < 1e-6);
+    assert_true(fabs(c.lat_p50_us - 1900) < 1e-6 && fabs(c.lat_p99_us - 4000) < 1e-6);
+    assert_int_equal(c.total_ios, 1000);
+    assert_int_equal(c.n_perf, 2);
+    assert_true(c.op_w == 700 && c.op_rw == 1);
+    assert_string_equal(c.ops_source, "historic_window");
+    assert_int_equal(c.n_writes, 2);
+    assert_int_equal(c.n_lock_wait_ops, 1);
+    assert_int_equal(c.n_dist[0], 2);
+    /* stage gaps of op 1: 10, 20, 30, 40, 500, 200 (last sub_op_commit_rec), 10; total 810 */
+    assert_true(fabs(c.dist_us[0][0] - 10) < 1e-6 && fabs(c.dist_us[0][1] - 20) < 1e-6);
+    assert_true(fabs(c.dist_us[4][1] - 500) < 1e-6);
+    /* op 2 waited for its lock: started comes 770 us after the (first) reached_pg; its replica
+       acks straddle op_commit: last sub_op_commit_rec is 100 us after op_commit */
+    assert_true(fabs(c.dist_us[2][1] - 770) < 1e-6);
+    assert_true(fabs(c.dist_us[5][0] - 100) < 1e-6 && fabs(c.dist_us[5][1] - 200) < 1e-6);
+    assert_true(fabs(c.dist_us[VALIDATE_N_DISTS - 1][0] - 810) < 1e-6);
+    assert_true(fabs(c.dist_us[VALIDATE_N_DISTS - 1][1] - 1420) < 1e-6);
+    validate_capture_free(&c);
+
+    char sets[VALIDATE_MAX_SETS][VALIDATE_SET_LEN];
+    int n = validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err);
+    assert_int_equal(n, 6);
+    assert_string_equal(sets[0], "fio.rw=randwrite");
+    assert_string_equal(sets[1], "fio.bs=4k"); /* from the global options */
+    assert_string_equal(sets[2], "fio.iodepth=8");
+    assert_string_equal(sets[3], "image.kind=clone");
+    assert_string_equal(sets[4], "image.copied_up=1");
+    assert_string_equal(sets[5], "ceph.rbd_io_scheduler=none");
+    /* a directory without fio.json is not a capture */
+    char empty[512];
+    scratch(empty, sizeof empty, "empty");
+    assert_true(validate_capture_load(empty, &c, &err) < 0);
+    assert_non_null(strstr(err.msg, "fio.json"));
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(empty, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int run_cmd(const char *const *args, int n)
+{
+    char *argv[32];
+    for (int i = 0; i < n; i++)
+        argv[i] = (char *)args[i];
+    argv[n] = NULL;
+    return cmd_validate(n, argv); /* every call passes -q */
+}
+
+static void command_exit_codes(void **state)
+{
+    char real[512], same[512], far[512], out[600];
+    scratch(real, sizeof real, "real");
+    scratch(same, sizeof same, "same");
+    scratch(far, sizeof far, "far");
+    put_fio(real, 500, 2000, 1900, 4000, 1000);
+    put_fio(same, 520, 1950, 1880, 4100, 1040);  /* within the defaults */
+    put_fio(far, 1000, 1000, 950, 2000, 2000);   /* IOPS +100 % */
+    snprintf(out, sizeof out, "%s/report", same);
+    const char *ok[] = {"validate", "--real", real, "--sim", same, "-o", out, "--no-plot", "-q"};
+    assert_int_equal(run_cmd(ok, 9), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/validate.json", out);
+    assert_int_equal(access(path, R_OK), 0);
+    const char *bad[] = {"validate", "--real", real, "--sim", far, "--no-plot", "-q"};
+    assert_int_equal(run_cmd(bad, 7), 1);
+    const char *loose[] = {"validate", "--real", real, "--sim", far, "--no-plot", "-q",
+                           "--tolerance", "iops=off,lat_mean=off,lat_p50=off,lat_p99=off"};
+    assert_int_equal(run_cmd(loose, 9), 0);
+    const char *badtol[] = {"validate", "--real", real, "--sim", same, "--tolerance", "iops=x", "-q"};
+    assert_int_equal(run_cmd(badtol, 8), 2);
+    const char *missing[] = {"validate", "--real", "/nonexistent/capture", "--sim", same, "-q"};
+    assert_int_equal(run_cmd(missing, 6), 2);
+    const char *usage[] = {"validate", "--sim", same, "-q"};
+    assert_int_equal(run_cmd(usage, 4), 2);
+    nftw(real, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(same, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(far, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void cdf_plot_files(void **state)
+{
+    char dir[512], out[600];
+    scratch(dir, sizeof dir, "plot");
+    double a[] = {10, 20, 30}, b[] = {15, 25, 35, 45};
+    struct validate_capture r = {.n_pct = 2, .pct = {50, 99}, .pct_us = {100, 300}};
+    struct validate_capture s = r;
+    snprintf(r.dir, sizeof r.dir, "real");
+    snprintf(s.dir, sizeof s.dir, "sim");
+    r.dist_us[1] = a;
+    r.n_dist[1] = 3;
+    s.dist_us[1] = b;
+    s.n_dist[1] = 4;
+    snprintf(out, sizeof out, "%s/p", dir);
+    struct sim_err err = {0};
+    int rc = validate_plot(&r, &s, out, &err);
+    assert_true(rc == 0 || rc == 1);
+    char path[700];
+    snprintf(path, sizeof path, "%s/cdf_reached_pg.sim.dat", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    double v, p;
+    int lines = 0;
+    while (fscanf(f, "%lf %lf", &v, &p) == 2)
+        lines++;
+    fclose(f);
+    assert_int_equal(lines, 4);
+    assert_true(fabs(v - 45) < 1e-9 && fabs(p - 1) < 1e-9);
+    snprintf(path, sizeof path, "%s/cdf.png", out);
+    if (rc == 1)
+        assert_int_equal(access(path, R_OK), 0);
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ------------------------------------------------------------------ the real captures */
+
+static void real_lab_capture_imports(void **state)
+{
+    skip_without_shared();
+    struct validate_capture c;
+    struct sim_err err = {0};
+    assert_int_equal(validate_capture_load(LAB "noparent_randw-qd1_sched-simple_rt_r1", &c, &err), 0);
+    assert_true(fabs(c.iops - 524.673766) < 1e-6);
+    assert_int_equal(c.total_ios, 10494);
+    assert_int_equal(c.n_perf, 3);
+    assert_string_equal(c.ops_source, "historic_window");
+    assert_int_equal(c.n_dumps, 3);
+    assert_true(c.n_writes > 500);
+    assert_int_equal(c.n_lock_wait_ops, 0); /* [write] takes the shared write lock */
+    /* the README's per-stage medians of this run (us): 23, 23, 57, 65, 975, 269, 9; total 1444 */
+    static const double readme[] = {23, 23, 57, 65, 975, 269, 9};
+    for (int d = 0; d < 7; d++) {
+        double m = validate_median(c.dist_us[d], c.n_dist[d]);
+        assert_true(fabs(m - readme[d]) <= 1.5 + 0.01 * readme[d]);
+    }
+    double op_w = c.op_w / (double)c.total_ios;
+    assert_true(op_w > 0.99 && op_w < 1.01); /* one OSD write per fio write */
+    validate_capture_free(&c);
+    char sets[VALIDATE_MAX_SETS][VALIDATE_SET_LEN];
+    int n = validate_capture_sets(LAB "noparent_seqw-qd128_sched-none_r1", sets, VALIDATE_MAX_SETS, &err);
+    assert_true(n >= 5);
+    bool rw = false, qd = false, kind = false, sched = false;
+    for (int i = 0; i < n; i++) {
+        rw |= !strcmp(sets[i], "fio.rw=write");
+        qd |= !strcmp(sets[i], "fio.iodepth=128");
+        kind |= !strcmp(sets[i], "image.kind=plain");
+        sched |= !strcmp(sets[i], "ceph.rbd_io_scheduler=none");
+    }
+    assert_true(rw && qd && kind && sched);
+    /* merged writes: ~40 fio writes per OSD op with the simple scheduler */
+    assert_int_equal(validate_capture_load(LAB "noparent_seqw-qd128_sched-simple_r1", &c, &err), 0);
+    double per = (double)c.total_ios / c.op_w;
+    assert_true(per > 30 && per < 60);
+    validate_capture_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ks_distance_of_known_samples),
+        cmocka_unit_test(relative_errors_and_medians),
+        cmocka_unit_test(tolerance_parsing),
+        cmocka_unit_test(compare_flags_what_is_outside),
+        cmocka_unit_test(capture_load_and_workload),
+        cmocka_unit_test(command_exit_codes),
+        cmocka_unit_test(cdf_plot_files),
+        cmocka_unit_test(real_lab_capture_imports),
+    };
+    return cmocka_run_group_tests_name("validate", tests, NULL, NULL);
+}
