@@ -9,13 +9,14 @@
  */
 #include "db.h"
 
+#include "files.h"
+
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <strings.h>
 
 #include "cluster.h"
@@ -311,25 +312,12 @@ static int check_schema_version(struct db *db, struct sim_err *err)
     return rc;
 }
 
-/* Create the directories above path (out/sweeps/x.db works on a fresh clone). */
-static void make_parents(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-}
-
 int db_open(const char *path, struct db **out, struct sim_err *err)
 {
     struct db *db = sim_xcalloc(1, sizeof *db);
     int rc;
     *out = NULL;
-    make_parents(path);
+    files_mkdir_parents(path); /* out/sweeps/x.db works on a fresh clone */
     if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         rc = sim_errf(err, -EIO, "%s: cannot open: %s", path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
         goto fail;

@@ -17,27 +17,12 @@
 #include "replay.h" /* models/replay.h */
 #include "cluster.h"
 #include "fioout.h"
+#include "files.h"
 #include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
 #include "runner.h"
 #include "scenario.h"
-
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return -errno;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) && errno != EEXIST)
-        return -errno;
-    return 0;
-}
 
 static int put_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
 {
@@ -82,7 +67,7 @@ static int write_outputs(const char *dir, struct cluster *c, const struct scenar
                          const struct replay_trace *tr, const struct replay_result *res,
                          const char *mode, uint32_t iodepth, struct sim_err *err)
 {
-    int rc = mkdir_p(dir);
+    int rc = files_mkdir_p(dir);
     if (rc < 0)
         return sim_errf(err, rc, "%s: cannot create: %s", dir, strerror(-rc));
     struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = 1764460800,

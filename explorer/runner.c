@@ -14,6 +14,7 @@
 
 #include "cluster.h"
 #include "fioout.h"
+#include "files.h"
 #include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
@@ -48,32 +49,6 @@ static void progress_cb(void *ctx, double done)
     fprintf(stderr, "\rcephsim: replication %d/%d [%5.1f%%] [eta %02dm:%02ds]  ", p->rep + 1, p->reps,
             100 * frac, (int)eta / 60, (int)eta % 60);
     fflush(stderr);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
-static int rm_tree(const char *dir)
-{
-    return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int mkdir_p(const char *path)
-{
-    char buf[RUNNER_PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return -errno;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) && errno != EEXIST)
-        return -errno;
-    return 0;
 }
 
 static int write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
@@ -244,8 +219,8 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         cJSON_AddItemToArray(reps_json, rj);
         if (i == 0 && out_dir) {
             snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_dir, (long)getpid());
-            rm_tree(tmp);
-            if ((rc = mkdir_p(tmp)) < 0) {
+            files_rm_tree(tmp);
+            if ((rc = files_mkdir_p(tmp)) < 0) {
                 sim_errf(err, rc, "%s: cannot create: %s", tmp, strerror(-rc));
                 cluster_destroy(c);
                 goto out;
@@ -327,11 +302,11 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         }
         tmp[0] = '\0';
         if (had)
-            rm_tree(old);
+            files_rm_tree(old);
     }
 out:
     if (tmp[0])
-        rm_tree(tmp);
+        files_rm_tree(tmp);
     cJSON_Delete(simjson);
     free(r);
     return rc;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "files.h"
 #include "jsonu.h"
 #include "runner.h"
 #include "scenario.h"
@@ -274,16 +275,9 @@ int study_run(FILE *f, const char *which, const char *out_dir, const char *const
               bool progress, struct sim_err *err)
 {
     const char *dir = out_dir ? out_dir : "out/runs/default";
-    char buf[1100];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) && errno != EEXIST)
-        return sim_errf(err, -errno, "%s: cannot create: %s", dir, strerror(errno));
+    int mk = files_mkdir_p(dir);
+    if (mk < 0)
+        return sim_errf(err, mk, "%s: cannot create: %s", dir, strerror(-mk));
     int rc = 0;
     int n_qd1 = (int)(sizeof qd1_variants / sizeof qd1_variants[0]);
     int n_clone = (int)(sizeof clone_variants / sizeof clone_variants[0]) * N_CLONE_COLUMNS;

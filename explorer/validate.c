@@ -24,6 +24,7 @@
 
 #include "cluster.h"
 #include "fioout.h"
+#include "files.h"
 #include "jsonu.h"
 #include "optracker.h"
 #include "runner.h"
@@ -820,22 +821,6 @@ cJSON *validate_report_json(const struct validate_capture *real, const struct va
 
 /* ------------------------------------------------------------------ plots */
 
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return -errno;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) && errno != EEXIST)
-        return -errno;
-    return 0;
-}
-
 static int write_cdf(const char *path, const double *v, size_t n, struct sim_err *err)
 {
     FILE *f = fopen(path, "w");
@@ -869,7 +854,7 @@ int validate_plot(const struct validate_capture *real, const struct validate_cap
     int rc;
     if (strchr(out_dir, '\'') || strchr(out_dir, '"'))
         return sim_errf(err, -EINVAL, "%s: quotes in the output path are not supported for plots", out_dir);
-    if ((rc = mkdir_p(out_dir)) < 0)
+    if ((rc = files_mkdir_p(out_dir)) < 0)
         return sim_errf(err, rc, "%s: cannot create: %s", out_dir, strerror(-rc));
     char script[1200], path[1200];
     snprintf(script, sizeof script, "%s/cdf.gp", out_dir);
@@ -1099,7 +1084,7 @@ int cmd_validate(int argc, char **argv)
         out = outbuf;
     }
     cJSON *rj = validate_report_json(&real, &sim, &rep);
-    int mk = mkdir_p(out);
+    int mk = files_mkdir_p(out);
     char jpath[1400];
     snprintf(jpath, sizeof jpath, "%s/validate.json", out);
     if (mk < 0 || jsonu_write_file(jpath, rj, &err) < 0) {

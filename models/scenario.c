@@ -548,6 +548,41 @@ static int pct_dist(struct dist *d, const struct hw_pct_point *pts, int n, struc
     return dist_empirical(d, pct, val, m, err);
 }
 
+void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out)
+{
+    *out = (struct nvme_params){
+        .read_latency_us = nv->read_latency_us, .write_latency_us = nv->write_latency_us,
+        .latency_cv = nv->latency_cv, .rand_read_iops = nv->rand_read_4k_iops,
+        .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
+        .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
+        .plp = nv->plp, .flush_latency_us = nv->flush_latency_us,
+        .flush_syscall_us = nv->plp ? nv->flush_latency_us : 2,
+        .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
+    /* measured shapes, when the profile has percentile tables */
+    struct sim_err e2;
+    if (nv->n_write_pct && pct_dist(&out->write_dist, nv->write_pct, nv->n_write_pct, &e2) == 0)
+        out->write_shape = true;
+    if (nv->n_read_pct && pct_dist(&out->read_dist, nv->read_pct, nv->n_read_pct, &e2) == 0)
+        out->read_shape = true;
+    if (nv->n_flush_pct && pct_dist(&out->flush_dist, nv->flush_pct, nv->n_flush_pct, &e2) == 0)
+        out->flush_shape = true;
+}
+
+void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, double loopback_us,
+                         struct net_params *out)
+{
+    *out = (struct net_params){
+        .line_rate_gbps = nic->line_rate_gbps, .phy_latency_us = nic->phy_latency_us,
+        .mtu_bytes = (uint32_t)nic->mtu_bytes, .frame_overhead_bytes = (uint32_t)nic->header_bytes,
+        .l3_header_bytes = (uint32_t)nic->l3_header_bytes,
+        .switch_latency_us = sw->port_to_port_latency_us,
+        .switch_store_forward = sw->mode == HWPROFILE_SWITCH_STORE_AND_FORWARD,
+        .has_switch = sw->mode != HWPROFILE_SWITCH_NONE,
+        .loopback_us = loopback_us, .tcp_tx_cpu_us = nic->tcp_tx_cpu_us,
+        .tcp_rx_cpu_us = nic->tcp_rx_cpu_us, .tcp_cpu_ns_per_byte = nic->per_byte_cpu_ns,
+        .irq_wake_us = nic->irq_wake_us};
+}
+
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
                      struct sim_err *err)
 {
@@ -556,32 +591,8 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
     spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
     fill_cpu(sc, &spec->cpu);
-    const struct hw_nvme *nv = &sc->nvme;
-    spec->nvme = (struct nvme_params){
-        .read_latency_us = nv->read_latency_us, .write_latency_us = nv->write_latency_us,
-        .latency_cv = nv->latency_cv, .rand_read_iops = nv->rand_read_4k_iops,
-        .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
-        .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
-        .plp = nv->plp, .flush_latency_us = nv->flush_latency_us, .flush_syscall_us = nv->plp ? nv->flush_latency_us : 2,
-        .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
-    const struct hw_nic *nic = &sc->nic;
-    spec->net = (struct net_params){
-        .line_rate_gbps = nic->line_rate_gbps, .phy_latency_us = nic->phy_latency_us,
-        .mtu_bytes = (uint32_t)nic->mtu_bytes, .frame_overhead_bytes = (uint32_t)nic->header_bytes,
-        .l3_header_bytes = (uint32_t)nic->l3_header_bytes,
-        .switch_latency_us = sc->sw.port_to_port_latency_us,
-        .switch_store_forward = sc->sw.mode == HWPROFILE_SWITCH_STORE_AND_FORWARD,
-        .has_switch = sc->sw.mode != HWPROFILE_SWITCH_NONE,
-        .loopback_us = sc->cost.tcp_loopback_us, .tcp_tx_cpu_us = nic->tcp_tx_cpu_us,
-        .tcp_rx_cpu_us = nic->tcp_rx_cpu_us, .tcp_cpu_ns_per_byte = nic->per_byte_cpu_ns,
-        .irq_wake_us = nic->irq_wake_us};
-    struct sim_err e2;
-    if (nv->n_write_pct && pct_dist(&spec->nvme.write_dist, nv->write_pct, nv->n_write_pct, &e2) == 0)
-        spec->nvme.write_shape = true;
-    if (nv->n_read_pct && pct_dist(&spec->nvme.read_dist, nv->read_pct, nv->n_read_pct, &e2) == 0)
-        spec->nvme.read_shape = true;
-    if (nv->n_flush_pct && pct_dist(&spec->nvme.flush_dist, nv->flush_pct, nv->n_flush_pct, &e2) == 0)
-        spec->nvme.flush_shape = true;
+    scenario_nvme_params(&sc->nvme, &spec->nvme);
+    scenario_net_params(&sc->nic, &sc->sw, sc->cost.tcp_loopback_us, &spec->net);
     spec->pool_size = (uint32_t)sc->pool.size;
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
     spec->pg_num = (uint32_t)sc->pool.pg_num;

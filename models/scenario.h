@@ -88,6 +88,12 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                   const char *const *sets, int n_sets, struct sim_err *err);
 void scenario_free(struct scenario *sc);
 
+/* The device and network models' parameters from hardware profiles (the
+   mapping scenario_to_spec uses; tools and tests share it). */
+void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out);
+void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, double loopback_us,
+                         struct net_params *out);
+
 /* Resolve into a cluster_spec (jobs are borrowed from sc). seed_offset picks a replication. */
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
                      struct sim_err *err);

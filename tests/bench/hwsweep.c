@@ -26,24 +26,19 @@
 #include "hwprofile.h"
 #include "net.h"
 #include "nvme.h"
+#include "scenario.h"
 #include "sim.h"
 #include "stats.h"
 
 #define MSG_BYTES (4096 + 320)
 
-/* models/scenario.c:scenario_to_spec's NVMe mapping. */
 static struct nvme_params nvme_from_profile(const struct hw_nvme *nv)
 {
-    return (struct nvme_params){
-        .read_latency_us = nv->read_latency_us, .write_latency_us = nv->write_latency_us,
-        .latency_cv = nv->latency_cv, .rand_read_iops = nv->rand_read_4k_iops,
-        .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
-        .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
-        .plp = nv->plp, .flush_latency_us = nv->flush_latency_us, .flush_syscall_us = nv->plp ? nv->flush_latency_us : 2,
-        .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
+    struct nvme_params p;
+    scenario_nvme_params(nv, &p);
+    return p;
 }
 
-/* models/scenario.c:scenario_to_spec's network mapping (loopback_us is a cost, unused here). */
 static struct net_params net_from_profiles(const struct hw_nic *nic, const struct hw_switch *sw)
 {
     return (struct net_params){
