@@ -5,9 +5,10 @@
  * Placement stands in for CRUSH (straw2 with equal weights): each PG ranks
  * the failure domains (hosts, or OSDs when there are too few hosts, like
  * osd_crush_chooseleaf_type 0) by a hash of (pgid, domain) and takes the top
- * pool.size; the primary is the first.  Objects map to PGs by a hash of
- * their name (rbd_data.<id>.<objno>) modulo pg_num, as
- * ceph_str_hash_rjenkins + ceph_stable_mod do (with a different hash).
+ * pool.size; the primary is the first.  Objects map to PGs as Ceph maps
+ * them: ceph_str_hash_rjenkins of the name (rbd_data.<id>.<objno>), then
+ * ceph_stable_mod by pg_num (pg_pool_t::raw_hash_to_pg), so the PG ids in
+ * the dumps are the ones a tool would compute from the object names.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -38,16 +39,20 @@ const char *cluster_subops_event(const struct cluster *c, uint32_t pg)
     return c->subops_event[pg];
 }
 
-static uint64_t object_hash(uint64_t image_id, uint64_t objno)
+/* pg_pool_t::raw_hash_to_pg: ceph_stable_mod(hash, pg_num, pg_num_mask) */
+static uint32_t name_pg(const struct cluster *c, const char *name)
 {
-    char name[64];
-    snprintf(name, sizeof name, "rbd_data.%012" PRIx64 ".%016" PRIx64, image_id, objno);
-    return sim_hash_str(name);
+    uint32_t n = c->spec.pg_num, mask = 1;
+    while (mask < n)
+        mask <<= 1;
+    return optrack_stable_mod(optrack_str_hash_rjenkins(name, strlen(name)), n, mask - 1);
 }
 
 uint32_t cluster_object_pg(const struct cluster *c, const struct image *img, uint64_t objno)
 {
-    return (uint32_t)(object_hash(img->spec.id, objno) % c->spec.pg_num);
+    char name[64];
+    snprintf(name, sizeof name, "rbd_data.%" PRIx64 ".%016" PRIx64, img->spec.id, objno);
+    return name_pg(c, name);
 }
 
 /* Rank candidates by hash(pg, candidate), highest first (straw2 with equal weights). */
@@ -127,8 +132,8 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
         o->exists = o->map_exists = exists;
     }
     char name[64];
-    snprintf(name, sizeof name, "rbd_object_map.%012" PRIx64, spec->id);
-    img->map_obj.pg = (uint32_t)(sim_hash_str(name) % c->spec.pg_num);
+    snprintf(name, sizeof name, "rbd_object_map.%" PRIx64, spec->id);
+    img->map_obj.pg = name_pg(c, name);
     img->map_obj.exists = img->map_obj.map_exists = true;
     rwlockq_init(&img->map_obj.lock, c->spec.rel.crimson ? &obj_crimson_policy : &obj_rwstate_policy);
 }

@@ -25,7 +25,6 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     SIM_ASSERT(p->cores > 0 && p->max_clock_ghz > 0 && p->ref_clock_ghz > 0);
     station_init(&h->cores, s, p->cores);
     h->util_t = sim_now(s);
-    h->rng = sim_rng(s, "cpu", p->index, "work");
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
            exact in distribution up to N levels, one uniform draw per stage */
@@ -166,10 +165,14 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->name = name;
     p->n_threads = n_threads;
     p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
+    SIM_ASSERT(n_threads <= 256 && h->n_pools < 4096);
+    uint32_t pool_seq = h->n_pools++;
     for (uint32_t i = 0; i < n_threads; i++) {
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
+        /* identity: host, the pool's creation order on it, the thread */
+        p->threads[i].rng = sim_rng(h->s, "cpu-thread", (h->p.index << 20) | (pool_seq << 8) | i, "work");
     }
 }
 
@@ -304,7 +307,7 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     th->cont_obj = obj;
     th->cont_arg = arg;
     double ghz = cpu_clock_ghz(h);
-    double jitter = h->jitter ? h->jitter[gsl_rng_get(h->rng) % CPU_JITTER_LEVELS] : 1;
+    double jitter = h->jitter ? h->jitter[gsl_rng_get(th->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
     /* still on its core (called from its own continuation): go on without
        queueing, unless its timeslice is used up and others wait */

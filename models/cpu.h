@@ -17,7 +17,8 @@
  * reference clock and scales with the core's clock: `performance` runs at
  * the boost clock; `ondemand`/`schedutil` run between the idle clock and the
  * boost clock according to the host's recent utilisation.  Each stage's CPU
- * time is drawn around its cost (lognormal, mean = cost, CV = work_cv).  A
+ * time is drawn around its cost (lognormal, mean = cost, CV = work_cv), from
+ * the thread's own random stream.  A
  * thread that goes on computing (one stage's CPU right after another, no
  * blocking) keeps its core, as under CFS, until it blocks or has used a
  * timeslice while other threads wait for a core.
@@ -59,7 +60,7 @@ struct cpu_host {
     struct sim *s;
     struct cpu_params p;
     struct station cores;
-    gsl_rng *rng;               /* work-time jitter */
+    uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
     double *jitter;             /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv) */
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
@@ -110,6 +111,8 @@ struct cpu_thread {
     void *cont_obj;
     uint64_t cont_arg;
     double busy_ns;            /* CPU time this thread used (since reset) */
+    gsl_rng *rng;              /* its work-time jitter: one stream per thread, so that a
+                                  change elsewhere never reorders this thread's draws */
 };
 
 struct cpu_pool {

@@ -142,14 +142,15 @@ static void recovers_known_scales(void **state)
     int rc = calibrate_run(&o, res, &err);
     if (rc)
         fail_msg("%s", err.msg);
-    /* both knobs start at 1.0: osd must move to ~1.3 (within 8 %), client stay at
-       ~1.0.  On these short 2-core captures the client's CPU competes with the
-       OSDs' for the same cores (a running thread keeps its core, cpu.c), so the
-       client knob is the weaker-identified one: within 15 %. */
+    /* both knobs start at 1.0: osd must move to ~1.3 (within 8 %), client stay
+       near 1.0.  These three short captures leave a shallow valley (chi2 ~1e-4)
+       along "OSD a little dearer, client a little cheaper": on one shared
+       2-core host both costs lengthen the same latencies, so the client is held
+       to 15 %. */
     if (fabs(res->scale[CALIB_OSD] / TRUE_OSD - 1) >= 0.08 || fabs(res->scale[CALIB_CLIENT] - 1) >= 0.15)
-        fail_msg("fitted osd %.3f (true %.2f, sigma_log %.3f), client %.3f (true 1, sigma_log %.3f)",
+        fail_msg("fitted osd %.3f (true %.2f, sigma_log %.3f), client %.3f (true 1, sigma_log %.3f), chi2 %g from %g",
                  res->scale[CALIB_OSD], TRUE_OSD, res->sigma_log[CALIB_OSD], res->scale[CALIB_CLIENT],
-                 res->sigma_log[CALIB_CLIENT]);
+                 res->sigma_log[CALIB_CLIENT], res->chi2, res->chi2_start);
     assert_true(res->scale[CALIB_BLUESTORE] == 1.0); /* not fitted: fixed at its start */
     assert_true(isnan(res->sigma_log[CALIB_BLUESTORE]));
     assert_true(res->sigma_log[CALIB_OSD] > 0 && res->sigma_log[CALIB_OSD] < 0.2);
