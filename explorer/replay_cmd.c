@@ -70,22 +70,8 @@ static int write_outputs(const char *dir, struct cluster *c, const struct scenar
     int rc = files_mkdir_p(dir);
     if (rc < 0)
         return sim_errf(err, rc, "%s: cannot create: %s", dir, strerror(-rc));
-    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = 1764460800,
-                             .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
-                             .global_options = sc->jobs.global_options};
-    if ((rc = put_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err)) < 0)
+    if ((rc = runner_write_cluster_outputs(c, sc, dir, err)) < 0)
         return rc;
-    sim_time_t now = sim_now(cluster_sim(c));
-    int64_t epoch = 1764460800LL * 1000000000LL;
-    for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
-        char name[64];
-        snprintf(name, sizeof name, "osd.%u.perf.json", i);
-        if ((rc = put_json(dir, name, perfcounters_dump(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err)) < 0)
-            return rc;
-        snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);
-        if ((rc = put_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
-            return rc;
-    }
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "cephsim_version", CEPHSIM_VERSION);
     cJSON_AddStringToObject(j, "scenario", sc->path);

@@ -60,8 +60,8 @@ static int write_json(const char *dir, const char *name, cJSON *j, struct sim_er
     return rc;
 }
 
-static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
-                         cJSON *simjson, struct sim_err *err)
+int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                                 struct sim_err *err)
 {
     int rc;
     struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = 1764460800,
@@ -85,6 +85,15 @@ static int write_outputs(struct cluster *c, const struct scenario *sc, const cha
         if ((rc = write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
             return rc;
     }
+    return 0;
+}
+
+static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                         cJSON *simjson, struct sim_err *err)
+{
+    int rc = runner_write_cluster_outputs(c, sc, dir, err);
+    if (rc < 0)
+        return rc;
     return write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
 }
 

@@ -45,6 +45,12 @@ struct run_summary {
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err);
 
+/* Write a finished cluster's fio.json, osd.N.perf.json, osd.N.historic_ops.json
+   and osd.N.historic_ops_by_duration.json into dir (which must exist). */
+struct cluster;
+int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                                 struct sim_err *err);
+
 /* The summary as JSON (sim.json, the explorer's database). */
 cJSON *runner_summary_json(const struct run_summary *sum);
 
