@@ -149,7 +149,9 @@ static int set_param(struct scenario *sc, const struct section *sec, const char 
     }
     if (!strcmp(path, "ceph.osd_op_queue"))
         sc->op_queue_set = true;
-    return param_set_text(d, (char *)sc + sec->offset, value, "--set", path, err);
+    char origin[300];
+    snprintf(origin, sizeof origin, "--set %s", set);
+    return param_set_text(d, (char *)sc + sec->offset, value, origin, path, err);
 }
 
 static int bind_sections(struct scenario *sc, const cJSON *root, const char *file, struct sim_err *err)
