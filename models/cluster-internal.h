@@ -100,8 +100,7 @@ struct fio_io {
     int ddir;                /* FIO_DDIR_READ / WRITE */
     uint64_t offset, len;    /* within the image */
     uint32_t parts;          /* rados ops still outstanding (object-spanning I/O) */
-    sim_time_t t_issue, t_submitted, t_wire;
-    bool measured;
+    sim_time_t t_issue, t_submitted;
     /* per-stage timestamps of the (last) rados op, for the waterfall */
     sim_time_t st[STAGE_COUNT + 1];
     sim_time_t rep[3];       /* the slowest replica's initiated, started, commit_sent */
@@ -165,7 +164,6 @@ struct osd_op {
     struct pg_local *pg;
     struct rados_op *rop;    /* client op: the request it serves */
     struct osd_op *primary_op; /* repop: the primary's op */
-    uint32_t replica_slot;   /* repop: index among replicas */
     struct obj_state *obj;
     struct op_flags flags;
     enum obj_lock_mode lock_mode, lock_held;

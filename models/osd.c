@@ -484,7 +484,6 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         struct osd *peer = &c->osds[acting[r]];
         struct osd_op *rep = op_new(peer, OSD_REPOP, op->pg->pgid);
         rep->primary_op = op;
-        rep->replica_slot = r;
         rep->obj = op->obj;
         rep->log_only = op->log_only;
         rep->bytes = op->log_only ? 0 : op->bytes;
