@@ -1,15 +1,15 @@
 /*
  * net.h - hosts' NICs, the switch between them, and what a message costs.
  *
- * Full-duplex links: each host has a transmit and a receive station (one
- * server each, so flows sharing a NIC contend).  A message of B bytes is cut
+ * Full-duplex links: each host's transmit side, and the switch port towards
+ * each host, are FIFO single servers, so flows sharing a NIC contend and so
+ * do flows converging on one receiver (incast).  A message of B bytes is cut
  * into MTU-sized frames, each carrying Ethernet/IP/TCP overhead, and takes
- * frames_bytes * 8 / line rate to serialise.  Its one-way delay is
- * tx serialisation + PHY latency per hop + switch latency (+ the
- * serialisation again at the switch egress when it stores and forwards;
- * cut-through forwards after the header) + the receiver's IRQ -> epoll wake.
- * Messages between daemons of
- * one host use the loopback path (loopback_us, no NIC).
+ * wire bytes * 8 / line rate to serialise.  Its unloaded one-way delay is
+ * serialisation + PHY latency per hop + switch latency (+ the serialisation
+ * again at the switch egress when it stores and forwards; cut-through
+ * forwards after the header) + the receiver's IRQ -> epoll wake.  Messages
+ * between daemons of one host take the loopback path (loopback_us, no NIC).
  * The kernel TCP send/receive CPU per message is charged by the messenger
  * model on its threads (net_tx_cpu_us, net_rx_cpu_us).
  */

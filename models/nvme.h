@@ -5,9 +5,10 @@
  * max(1 / sustained IOPS, bytes / sequential bandwidth) — it caps throughput
  * at the drive's sustained random-write (or read) IOPS and bandwidth — and an
  * "internal" stage of internal_parallelism servers that supplies the rest of
- * the typical latency (typical QD=1 latency minus the first stage).  At QD=1
- * an I/O therefore takes the typical latency; at high QD the IOPS saturate
- * at the sustained figure.  Flush (fdatasync / BlueFS fsync -> _flush_bdev)
+ * the typical latency (typical QD=1 latency minus the first stage), drawn
+ * from the profile's measured percentiles when it has them, else a lognormal
+ * with that mean.  At QD=1 an I/O therefore takes the typical latency; at
+ * high QD the IOPS saturate at the sustained figure.  Flush (fdatasync / BlueFS fsync -> _flush_bdev)
  * costs only a syscall on power-loss-protected drives (no volatile write
  * cache), else flush_latency.  A tail-spike knob models the PM983
  * write-queue latency spikes Ceph upstream saw before a firmware update.
