@@ -25,6 +25,9 @@ static const char *const guard_names[] = {"default", "assert_exists", "none", "s
                                           "write_flag", "object_map_skip", NULL};
 
 const struct param_def scenario_cluster_params[] = {
+    {"host", PARAM_STRING, CL(host), 0, 0, 0, "", NULL, NULL,
+     "host profile (hw-profiles/host, e.g. seed-epyc-7302p): sets cpu, nvme, nic, switch and osds_per_host "
+     "(= its drives_per_host); keys given explicitly win"},
     {"hosts", PARAM_INT, CL(hosts), 1, 1000, 3, NULL, NULL, "count", "OSD hosts"},
     {"osds_per_host", PARAM_INT, CL(osds_per_host), 1, 64, 10, NULL, NULL, "count", "OSDs per host, one NVMe drive each"},
     {"client_hosts", PARAM_INT, CL(client_hosts), 0, 64, 1, NULL, NULL, "count",
@@ -176,6 +179,50 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
             sc->op_queue_set = true;
     }
     return 0;
+}
+
+static int value_error(const struct scenario *sc, int rc, const char *path, const char *const *sets, int n_sets,
+                       const char *msg, struct sim_err *err);
+static const char *set_origin(const char *path, const char *const *sets, int n_sets);
+
+/* A part reference of a host profile as a cluster.<part> value: its short
+   name, or the path it resolved to. */
+static int host_part(char *dst, const char *ref, const char *path, const char *what, struct sim_err *err)
+{
+    const char *v = strchr(ref, '/') ? path : ref;
+    if (strlen(v) >= PARAM_STR_MAX)
+        return sim_errf(err, -ENAMETOOLONG, "cluster.host: %s reference '%s' is too long for cluster.%s", what, v, what);
+    strcpy(dst, v);
+    return 0;
+}
+
+/* cluster.host (from the file or --set): the host profile's parts become the
+   defaults of cluster.cpu/nvme/nic/switch and osds_per_host; the file's and
+   --set's own keys are applied after it and win. */
+static int apply_host_profile(struct scenario *sc, const cJSON *root, const char *const *sets, int n_sets,
+                              struct sim_err *err)
+{
+    const char *set = set_origin("cluster.host", sets, n_sets);
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(root, "cluster");
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(cl, "host");
+    const char *name = set ? strchr(set, '=') + 1 : cJSON_IsString(h) ? h->valuestring : NULL;
+    if (!name || !name[0])
+        return 0;
+    char dir[1024];
+    int rc;
+    if ((rc = hwprofile_find_dir(dir, sizeof dir, err)) < 0)
+        return rc;
+    struct hw_host *host = sim_xcalloc(1, sizeof *host);
+    struct sim_err e2;
+    if ((rc = hwprofile_load_host(name, dir, host, &e2)) < 0)
+        rc = value_error(sc, rc, "cluster.host", sets, n_sets, e2.msg, err);
+    else if ((rc = host_part(sc->cluster.cpu, host->cpu_ref, host->cpu.path, "cpu", err)) == 0 &&
+             (rc = host_part(sc->cluster.nvme, host->nvme_ref, host->nvme.path, "nvme", err)) == 0 &&
+             (rc = host_part(sc->cluster.nic, host->nic_ref, host->nic.path, "nic", err)) == 0 &&
+             (rc = host_part(sc->cluster.switch_, host->switch_ref, host->sw.path, "switch", err)) == 0)
+        sc->cluster.osds_per_host = host->drives_per_host;
+    free(host);
+    return rc;
 }
 
 static const enum hwprofile_kind hw_kinds[] = {HWPROFILE_CPU, HWPROFILE_NVME, HWPROFILE_NIC, HWPROFILE_SWITCH};
@@ -403,6 +450,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     }
     if (!sc->json)
         return err ? err->code : -EINVAL;
+    if ((rc = apply_host_profile(sc, sc->json, sets, n_sets, err)) < 0)
+        goto fail;
     if ((rc = bind_sections(sc, sc->json, file, err)) < 0)
         goto fail;
     /* --set: typed overrides of the parameter sections first */

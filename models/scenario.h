@@ -30,6 +30,7 @@
 #include "hwprofile.h"
 
 struct scenario_cluster {
+    char host[PARAM_STR_MAX];       /* host profile: defaults for the four parts and OSDs per host */
     int64_t hosts, osds_per_host, client_hosts;
     char cpu[PARAM_STR_MAX], nvme[PARAM_STR_MAX], nic[PARAM_STR_MAX], switch_[PARAM_STR_MAX];
     char max_cstate[PARAM_STR_MAX]; /* "C1", "C2", "C6", "POLL", or "deepest" */
