@@ -1024,6 +1024,38 @@ static int exec_mpi(int argc, char **argv)
     return 1;
 }
 
+struct sweep *sweep_open_cli(const struct sweep_opts *o, int *exit_code)
+{
+    struct sim_err err = {0};
+    struct sweep *sw;
+    int rc = sweep_prepare(o, &sw, &err);
+    if (rc < 0) {
+        fprintf(stderr, "cephsim sweep: %s\n", err.msg[0] ? err.msg : strerror(-rc));
+        *exit_code = 1;
+        return NULL;
+    }
+    if (o->dry_run) {
+        sweep_print_plan(sw);
+        *exit_code = sweep_finish(sw, 0, NULL);
+        return NULL;
+    }
+    return sw;
+}
+
+int sweep_run_local(struct sweep *sw, int jobs, struct sim_err *err)
+{
+    int n = sweep_todo(sw) < jobs ? sweep_todo(sw) : jobs;
+    if (n <= 0)
+        return 0;
+    struct sweep_transport *t;
+    int rc = sweep_fork_transport_open(n, &t, err);
+    if (rc == 0) {
+        rc = sweep_execute(sw, t, err);
+        sweep_fork_transport_close(t, rc < 0);
+    }
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     struct sweep_opts o;
@@ -1032,24 +1064,11 @@ int cmd_sweep(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (o.mpi)
         return exec_mpi(argc, argv);
+    struct sweep *sw = sweep_open_cli(&o, &rc);
+    if (!sw)
+        return rc;
     struct sim_err err = {0};
-    struct sweep *sw;
-    if ((rc = sweep_prepare(&o, &sw, &err)) < 0) {
-        fprintf(stderr, "cephsim sweep: %s\n", err.msg[0] ? err.msg : strerror(-rc));
-        return 1;
-    }
-    if (o.dry_run) {
-        sweep_print_plan(sw);
-        return sweep_finish(sw, 0, NULL);
-    }
-    int n = sweep_todo(sw) < o.jobs ? sweep_todo(sw) : o.jobs;
-    if (n > 0) {
-        struct sweep_transport *t;
-        if ((rc = sweep_fork_transport_open(n, &t, &err)) == 0) {
-            rc = sweep_execute(sw, t, &err);
-            sweep_fork_transport_close(t, rc < 0);
-        }
-    }
+    rc = sweep_run_local(sw, o.jobs, &err);
     return sweep_finish(sw, rc, &err);
 }
 

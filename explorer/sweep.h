@@ -72,6 +72,15 @@ int sweep_todo(const struct sweep *sw);
 void sweep_print_plan(const struct sweep *sw);
 
 /*
+ * The front shared by `cephsim sweep` and cephsim-mpi's rank 0: sweep_prepare,
+ * or the plan for --dry-run.  NULL (with *exit_code set, the error printed)
+ * when there is nothing more to run.
+ */
+struct sweep *sweep_open_cli(const struct sweep_opts *o, int *exit_code);
+/* Run what is left on min(jobs, runs left) forked local workers. */
+int sweep_run_local(struct sweep *sw, int jobs, struct sim_err *err);
+
+/*
  * Hand every run to t's workers and record the results.  Blocks SIGINT,
  * SIGTERM and SIGHUP meanwhile: on one, commits what finished and returns -EINTR.
  */

@@ -109,16 +109,10 @@ static int rank0(int argc, char **argv, int size)
     int rc = sweep_parse_args(argc, argv, &o);
     if (rc)
         return rc == 1 ? 0 : 2;
+    struct sweep *sw = sweep_open_cli(&o, &rc);
+    if (!sw)
+        return rc;
     struct sim_err err = {0};
-    struct sweep *sw;
-    if ((rc = sweep_prepare(&o, &sw, &err)) < 0) {
-        fprintf(stderr, "cephsim sweep: %s\n", err.msg[0] ? err.msg : strerror(-rc));
-        return 1;
-    }
-    if (o.dry_run) {
-        sweep_print_plan(sw);
-        return sweep_finish(sw, 0, NULL);
-    }
     rc = 0;
     if (sweep_todo(sw) > 0) {
         if (size > 1) {
@@ -130,12 +124,7 @@ static int rank0(int argc, char **argv, int size)
         } else {
             /* a singleton (no mpirun, or -n 1): local workers instead */
             fprintf(stderr, "cephsim sweep --mpi: one MPI rank only; running %d local workers\n", o.jobs);
-            struct sweep_transport *t;
-            int n = sweep_todo(sw) < o.jobs ? sweep_todo(sw) : o.jobs;
-            if ((rc = sweep_fork_transport_open(n, &t, &err)) == 0) {
-                rc = sweep_execute(sw, t, &err);
-                sweep_fork_transport_close(t, rc < 0);
-            }
+            rc = sweep_run_local(sw, o.jobs, &err);
         }
     }
     return sweep_finish(sw, rc, &err);
