@@ -41,15 +41,9 @@ static struct nvme_params nvme_from_profile(const struct hw_nvme *nv)
 
 static struct net_params net_from_profiles(const struct hw_nic *nic, const struct hw_switch *sw)
 {
-    return (struct net_params){
-        .line_rate_gbps = nic->line_rate_gbps, .phy_latency_us = nic->phy_latency_us,
-        .mtu_bytes = (uint32_t)nic->mtu_bytes, .frame_overhead_bytes = (uint32_t)nic->header_bytes,
-        .l3_header_bytes = (uint32_t)nic->l3_header_bytes,
-        .switch_latency_us = sw->port_to_port_latency_us,
-        .switch_store_forward = sw->mode == HWPROFILE_SWITCH_STORE_AND_FORWARD,
-        .has_switch = sw->mode != HWPROFILE_SWITCH_NONE,
-        .tcp_tx_cpu_us = nic->tcp_tx_cpu_us, .tcp_rx_cpu_us = nic->tcp_rx_cpu_us,
-        .tcp_cpu_ns_per_byte = nic->per_byte_cpu_ns, .irq_wake_us = nic->irq_wake_us};
+    struct net_params p;
+    scenario_net_params(nic, sw, 0, &p); /* no loopback: every message crosses the switch */
+    return p;
 }
 
 /* ---- (a) NVMe QD sweep ---- */
