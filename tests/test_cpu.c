@@ -24,6 +24,7 @@
 #include "err.h"
 #include "sim.h"
 #include "stats.h"
+#include "testutil.h"
 
 /* A host with no wake-up cost at all, running at the reference clock. */
 static struct cpu_params base_params(void)
@@ -61,14 +62,6 @@ static struct cpu_params deep_params(void)
     p.cstate_exit_us[1] = 25;
     p.cstate_residency_us[1] = 800;
     return p;
-}
-
-static void assert_in_ci(const char *what, double theory, const double *x, int n)
-{
-    struct ci c = stats_ci95(x, n);
-    if (!(fabs(c.mean - theory) <= c.half))
-        fail_msg("%s: expected %.6g outside the 95%% CI %.6g +- %.3g (n=%d)", what, theory, c.mean,
-                 c.half, n);
 }
 
 /* ---- a log of items run, for the pool tests ---- */

@@ -18,54 +18,10 @@
 
 #include "fioout.h"
 #include "jsonu.h"
+#include "testutil.h"
 
 #define REAL_FIO "../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1/fio.json"
 #define MS 1000000ull
-
-/*
- * Parse JSON text with every number replaced by the string "#I" (integer
- * text) or "#F" (has '.', 'e' or 'E'), so the int/float distinction of the
- * printed document survives into a comparable tree.
- */
-static cJSON *typed_parse(const char *text)
-{
-    size_t n = strlen(text);
-    char *out = malloc(n * 2 + 16), *o = out;
-    int in_str = 0;
-    for (size_t i = 0; i < n;) {
-        char c = text[i];
-        if (in_str) {
-            *o++ = c;
-            if (c == '\\') {
-                *o++ = text[i + 1];
-                i += 2;
-                continue;
-            }
-            if (c == '"')
-                in_str = 0;
-            i++;
-        } else if (c == '"') {
-            in_str = 1;
-            *o++ = c;
-            i++;
-        } else if (c == '-' || isdigit((unsigned char)c)) {
-            int is_float = 0;
-            while (i < n && (isdigit((unsigned char)text[i]) || strchr("+-.eE", text[i]))) {
-                is_float |= text[i] == '.' || text[i] == 'e' || text[i] == 'E';
-                i++;
-            }
-            memcpy(o, is_float ? "\"#F\"" : "\"#I\"", 4);
-            o += 4;
-        } else {
-            *o++ = c;
-            i++;
-        }
-    }
-    *o = '\0';
-    cJSON *j = cJSON_Parse(out);
-    free(out);
-    return j;
-}
 
 static cJSON *typed_of(const cJSON *doc)
 {

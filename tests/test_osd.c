@@ -40,6 +40,7 @@
 
 #include "cluster.h"
 #include "fioout.h"
+#include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
 #include "runner.h"
@@ -800,25 +801,13 @@ static void test_error_writes_accounted_as_ceph(void **state)
 
 /* ---- determinism ---- */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    *len = fread(b, 1, (size_t)n, f);
-    fclose(f);
-    return b;
-}
-
 static bool same_file(const char *a, const char *b)
 {
-    size_t la, lb;
-    char *x = slurp(a, &la), *y = slurp(b, &lb);
-    bool same = x && y && la == lb && memcmp(x, y, la) == 0;
+    size_t la = 0, lb = 0;
+    char *x = NULL, *y = NULL;
+    struct sim_err err = {0};
+    bool same = jsonu_slurp(a, &x, &la, &err) == 0 && jsonu_slurp(b, &y, &lb, &err) == 0 && la == lb &&
+                memcmp(x, y, la) == 0;
     free(x);
     free(y);
     return same;

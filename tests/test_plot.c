@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonu.h"
 #include "plot.h"
 
 #define EPS 1e-6
@@ -40,18 +41,11 @@ static void write_file(const char *dir, const char *name, const char *text)
 
 static char *read_file(const char *dir, const char *name)
 {
-    char path[1024];
+    char path[1024], *buf;
+    size_t len;
+    struct sim_err err = {0};
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = calloc((size_t)n + 1, 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return buf;
+    return jsonu_slurp(path, &buf, &len, &err) == 0 ? buf : NULL;
 }
 
 static bool exists(const char *dir, const char *name)

@@ -20,20 +20,13 @@
 #include "queueing.h"
 #include "sim.h"
 #include "stats.h"
+#include "testutil.h"
 
 enum { REPS = 10 };
 
 static sim_time_t draw_ns(const struct dist *d, gsl_rng *r)
 {
     return (sim_time_t)llround(dist_sample(d, r));
-}
-
-static void assert_in_ci(const char *what, double theory, const double *x, int n)
-{
-    struct ci c = stats_ci95(x, n);
-    if (!(fabs(c.mean - theory) <= c.half))
-        fail_msg("%s: theory %.6g outside the 95%% CI %.6g +- %.3g (n=%d)", what, theory, c.mean,
-                 c.half, n);
 }
 
 /* ---- station: deterministic ---- */

@@ -33,6 +33,7 @@
 #include "jsonu.h"
 #include "runner.h"
 #include "scenario.h"
+#include "testutil.h"
 
 #define REAL_FIO "../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1/fio.json"
 #define JOBS "\"clients\": {\"jobs\": \"[j]\\nioengine=rbd\\nrw=randwrite\\nbs=4k\\n\"}"
@@ -641,46 +642,6 @@ static void test_cli_bad_topology(void **state)
 }
 
 /* ---- fio JSON against a real capture ---- */
-
-/* Parse JSON with every number replaced by the string "#I" (integer text) or "#F". */
-static cJSON *typed_parse(const char *text)
-{
-    size_t n = strlen(text);
-    char *buf = malloc(n * 2 + 16), *o = buf;
-    bool in_str = false;
-    for (size_t i = 0; i < n;) {
-        char c = text[i];
-        if (in_str) {
-            *o++ = c;
-            if (c == '\\' && i + 1 < n) {
-                *o++ = text[i + 1];
-                i += 2;
-                continue;
-            }
-            in_str = c != '"';
-            i++;
-        } else if (c == '"') {
-            in_str = true;
-            *o++ = c;
-            i++;
-        } else if (c == '-' || isdigit((unsigned char)c)) {
-            bool is_float = false;
-            while (i < n && (isdigit((unsigned char)text[i]) || strchr("+-.eE", text[i]))) {
-                is_float |= text[i] == '.' || text[i] == 'e' || text[i] == 'E';
-                i++;
-            }
-            memcpy(o, is_float ? "\"#F\"" : "\"#I\"", 4);
-            o += 4;
-        } else {
-            *o++ = c;
-            i++;
-        }
-    }
-    *o = '\0';
-    cJSON *j = cJSON_Parse(buf);
-    free(buf);
-    return j;
-}
 
 static const char *kind(const cJSON *j)
 {
