@@ -730,6 +730,15 @@ static char *task_line(const struct sweep *sw, int k)
     return s;
 }
 
+/* Send a task line to worker w, restarting the worker once if it has died. */
+static int send_revive(struct sweep_transport *t, int w, const char *line)
+{
+    int s = t->send(t->ctx, w, line);
+    if (s < 0 && t->revive && t->revive(t->ctx, w) == 0)
+        s = t->send(t->ctx, w, line);
+    return s;
+}
+
 int sweep_run_lines(struct sweep_transport *t, char *const *tasks, int n, char **results, struct sim_err *err)
 {
     int nw = t->n_workers, next = 0, finished = 0, rc = 0;
@@ -743,10 +752,7 @@ int sweep_run_lines(struct sweep_transport *t, char *const *tasks, int n, char *
         int busy = 0;
         for (int w = 0; w < nw; w++) {
             if (alive[w] && inflight[w] < 0 && next < n) {
-                int s = t->send(t->ctx, w, tasks[next]);
-                if (s < 0 && t->revive && t->revive(t->ctx, w) == 0)
-                    s = t->send(t->ctx, w, tasks[next]);
-                if (s < 0)
+                if (send_revive(t, w, tasks[next]) < 0)
                     alive[w] = false;
                 else
                     inflight[w] = next++;
@@ -887,9 +893,7 @@ int sweep_execute(struct sweep *sw, struct sweep_transport *t, struct sim_err *e
         for (int w = 0; w < nw && rc == 0; w++) {
             if (alive[w] && inflight[w] < 0 && next < sw->n_tasks) {
                 char *line = task_line(sw, next);
-                int s = t->send(t->ctx, w, line);
-                if (s < 0 && t->revive && t->revive(t->ctx, w) == 0)
-                    s = t->send(t->ctx, w, line);
+                int s = send_revive(t, w, line);
                 free(line);
                 if (s < 0)
                     alive[w] = false;
