@@ -30,6 +30,26 @@
 #define STAGE_FLOOR_US 20.0  /* stage residuals: log((sim + f) / (real + f)) */
 #define STAGE_MIN_N 20       /* fewer real samples: the stage is not fitted */
 
+/* Defaults of calibrate_opts (documented in calibrate.h and the usage text).  Residual
+   weights are relative to IOPS, clat mean and p50 (weight 1). */
+#define DEF_PRIOR_W 0.1      /* a knob at 10x its base weighs as much as a 1.26x miss of one metric */
+#define DEF_P99_W 0.2        /* p99 and each stage median count a fifth of a headline metric */
+#define DEF_STAGE_W 0.2
+#define DEF_FD_STEP 0.05     /* 5 % in scale: the simulator is noisy at smaller steps (gsl_df) */
+/* Iteration budgets: a trust-region iteration costs 1 + 2 x knobs simulations of every capture. */
+#define DEF_MAX_ITER 30
+#define DEF_POLISH_PER_KNOB 30
+/* Trust-region stopping tests (gsl_multifit_nlinear_driver): xtol 1e-3 is a 0.1 % step in
+   a scale; gtol and ftol are set tight, so xtol or the iteration budget ends the fit. */
+#define TR_XTOL 1e-3
+#define TR_GTOL 1e-6
+#define TR_FTOL 1e-6
+
+static double clamp_x(double v)
+{
+    return v > X_MAX ? X_MAX : v < -X_MAX ? -X_MAX : v;
+}
+
 /* ------------------------------------------------------------------ knobs */
 
 enum member_kind { M_COST, M_NIC, M_NVME_WRITE, M_NVME_FLUSH };
@@ -215,19 +235,6 @@ static int simulate(struct cap_ctx *c, const double *x, struct validate_capture 
     return rc;
 }
 
-static double metric_of(const struct validate_capture *v, int m)
-{
-    switch (m) {
-    case VALIDATE_IOPS: return v->iops;
-    case VALIDATE_LAT_MEAN: return v->lat_mean_us;
-    case VALIDATE_LAT_P50: return v->lat_p50_us;
-    case VALIDATE_LAT_P99: return v->lat_p99_us;
-    case VALIDATE_OP_W: return v->total_ios && v->n_perf ? v->op_w / (double)v->total_ios : NAN;
-    case VALIDATE_OP_RW: return v->total_ios && v->n_perf ? v->op_rw / (double)v->total_ios : NAN;
-    default: return v->n_writes ? (double)v->n_lock_wait_ops / (double)v->n_writes : NAN;
-    }
-}
-
 static double log_ratio(double sim, double real)
 {
     if (!(sim > 0) || isnan(sim))
@@ -266,7 +273,7 @@ static double rms(const double *r, int n)
 static void record(struct cap_ctx *c, const struct validate_capture *s, double *dst_metrics)
 {
     for (int m = 0; m < VALIDATE_N_METRICS; m++)
-        dst_metrics[m] = metric_of(s, m);
+        dst_metrics[m] = validate_metric_value(s, m);
     for (int d = 0; d < VALIDATE_N_DISTS; d++)
         c->out->sim_stage[d] = s->n_dist[d] ? validate_median(s->dist_us[d], s->n_dist[d]) : NAN;
 }
@@ -276,14 +283,33 @@ static void full_x(const struct fit_ctx *f, const gsl_vector *x, double *xs)
 {
     for (int k = 0; k < CALIB_N_KNOBS; k++)
         xs[k] = f->fixed[k];
-    for (int j = 0; j < f->p; j++) {
-        double v = gsl_vector_get(x, (size_t)j);
-        xs[f->pmap[j]] = v > X_MAX ? X_MAX : v < -X_MAX ? -X_MAX : v;
-    }
+    for (int j = 0; j < f->p; j++)
+        xs[f->pmap[j]] = clamp_x(gsl_vector_get(x, (size_t)j));
 }
 
-/* Residuals of the fitted captures at x, plus the priors; metrics recorded into dst when given. */
-static int eval_f(struct fit_ctx *f, const gsl_vector *x, gsl_vector *r, int which /* 0 none, 1 start, 2 final */)
+enum rec { REC_NONE, REC_START, REC_FINAL };
+
+/* Simulate capture c at the log-scales xs: its residuals into rr (c->n_resid); at the start or
+   the solution, also its metrics and RMS into c->out. */
+static int score_capture(const struct fit_ctx *f, struct cap_ctx *c, const double *xs, double *rr, enum rec which,
+                         struct sim_err *err)
+{
+    struct validate_capture s;
+    int rc = simulate(c, xs, &s, err);
+    if (rc < 0)
+        return rc;
+    capture_residuals(f, c, &s, rr);
+    if (which != REC_NONE) {
+        bool start = which == REC_START;
+        record(c, &s, start ? c->out->sim0 : c->out->sim);
+        *(start ? &c->out->rms0 : &c->out->rms) = rms(rr, c->n_resid);
+    }
+    validate_capture_free(&s);
+    return 0;
+}
+
+/* Residuals of the fitted captures at x, plus the priors. */
+static int eval_f(struct fit_ctx *f, const gsl_vector *x, gsl_vector *r, enum rec which)
 {
     double xs[CALIB_N_KNOBS];
     full_x(f, x, xs);
@@ -291,25 +317,15 @@ static int eval_f(struct fit_ctx *f, const gsl_vector *x, gsl_vector *r, int whi
     f->evaluations++;
     for (int k = 0; k < f->n_fit; k++) {
         struct cap_ctx *c = &f->caps[k];
-        struct validate_capture s;
-        int rc = simulate(c, xs, &s, f->err);
+        double *rr = sim_xcalloc((size_t)c->n_resid, sizeof *rr);
+        int rc = score_capture(f, c, xs, rr, which, f->err);
+        for (int q = 0; q < c->n_resid && rc == 0; q++)
+            gsl_vector_set(r, i++, rr[q]);
+        free(rr);
         if (rc < 0) {
             f->failed = rc;
             return GSL_EFAILED;
         }
-        double *rr = sim_xcalloc((size_t)c->n_resid, sizeof *rr);
-        capture_residuals(f, c, &s, rr);
-        for (int q = 0; q < c->n_resid; q++)
-            gsl_vector_set(r, i++, rr[q]);
-        if (which == 1) {
-            record(c, &s, c->out->sim0);
-            c->out->rms0 = rms(rr, c->n_resid);
-        } else if (which == 2) {
-            record(c, &s, c->out->sim);
-            c->out->rms = rms(rr, c->n_resid);
-        }
-        free(rr);
-        validate_capture_free(&s);
     }
     for (int j = 0; j < f->p; j++)
         gsl_vector_set(r, i++, f->prior_w * gsl_vector_get(x, (size_t)j));
@@ -319,7 +335,7 @@ static int eval_f(struct fit_ctx *f, const gsl_vector *x, gsl_vector *r, int whi
 
 static int gsl_f(const gsl_vector *x, void *params, gsl_vector *r)
 {
-    return eval_f(params, x, r, 0);
+    return eval_f(params, x, r, REC_NONE);
 }
 
 /* Central differences with a fixed step in log(scale): the simulator is noisy at small steps. */
@@ -332,11 +348,11 @@ static int gsl_df(const gsl_vector *x, void *params, gsl_matrix *J)
     for (int j = 0; j < f->p && rc == GSL_SUCCESS; j++) {
         gsl_vector_memcpy(xp, x);
         gsl_vector_set(xp, (size_t)j, gsl_vector_get(x, (size_t)j) + f->fd_step);
-        rc = eval_f(f, xp, rp, 0);
+        rc = eval_f(f, xp, rp, REC_NONE);
         if (rc != GSL_SUCCESS)
             break;
         gsl_vector_set(xp, (size_t)j, gsl_vector_get(x, (size_t)j) - f->fd_step);
-        rc = eval_f(f, xp, rm, 0);
+        rc = eval_f(f, xp, rm, REC_NONE);
         for (size_t i = 0; i < f->n && rc == GSL_SUCCESS; i++)
             gsl_matrix_set(J, i, (size_t)j, (gsl_vector_get(rp, i) - gsl_vector_get(rm, i)) / (2 * f->fd_step));
     }
@@ -354,7 +370,7 @@ static double chi2_of(const gsl_vector *x, void *params)
         return GSL_POSINF;
     gsl_vector *r = gsl_vector_alloc(f->n);
     double chi = GSL_POSINF;
-    if (eval_f(f, x, r, 0) == GSL_SUCCESS)
+    if (eval_f(f, x, r, REC_NONE) == GSL_SUCCESS)
         gsl_blas_ddot(r, r, &chi);
     gsl_vector_free(r);
     return chi;
@@ -377,6 +393,7 @@ static int polish(struct fit_ctx *f, gsl_vector *x, int max_iter, int *iters)
         it++;
         if (gsl_multimin_fminimizer_iterate(m))
             break;
+        /* converged: the simplex is a tenth of the Jacobian's step across */
         status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 0.1 * f->fd_step);
     }
     if (!f->failed)
@@ -422,11 +439,11 @@ static int cap_load(struct fit_ctx *f, struct cap_ctx *c, const char *dir, bool 
         free(inf);
         return n_inf;
     }
-    const char **sets = sim_xcalloc((size_t)(n_inf + o->n_sets + 4), sizeof *sets);
+    const char **sets = sim_xcalloc((size_t)(VALIDATE_N_WINDOW_SETS + n_inf + o->n_sets + 1), sizeof *sets);
     char dur[64];
     int n = 0;
-    sets[n++] = "ceph.osd_op_history_size=20000";
-    sets[n++] = "ceph.osd_op_history_duration=1";
+    for (int i = 0; i < VALIDATE_N_WINDOW_SETS; i++)
+        sets[n++] = validate_window_sets[i];
     size_t used = 0;
     out->sets[0] = '\0';
     for (int i = 0; i < n_inf; i++) {
@@ -460,7 +477,7 @@ static int cap_load(struct fit_ctx *f, struct cap_ctx *c, const char *dir, bool 
         out->real_stage[d] = validate_median(c->real.dist_us[d], c->real.n_dist[d]);
     }
     for (int m = 0; m < VALIDATE_N_METRICS; m++)
-        out->real[m] = metric_of(&c->real, m);
+        out->real[m] = validate_metric_value(&c->real, m);
     return 0;
 }
 
@@ -486,10 +503,10 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
     if (!o->knobs)
         return sim_errf(err, -EINVAL, "calibrate: no knob to fit");
     struct fit_ctx f = {.o = o, .err = err};
-    f.prior_w = o->prior_weight < 0 ? 0.1 : o->prior_weight;
-    f.p99_w = o->p99_weight < 0 ? 0.2 : o->p99_weight;
-    f.stage_w = o->stage_weight < 0 ? 0.2 : o->stage_weight;
-    f.fd_step = o->fd_step > 0 ? o->fd_step : 0.05;
+    f.prior_w = o->prior_weight < 0 ? DEF_PRIOR_W : o->prior_weight;
+    f.p99_w = o->p99_weight < 0 ? DEF_P99_W : o->p99_weight;
+    f.stage_w = o->stage_weight < 0 ? DEF_STAGE_W : o->stage_weight;
+    f.fd_step = o->fd_step > 0 ? o->fd_step : DEF_FD_STEP;
     f.n_caps = o->n_fit + o->n_check;
     f.n_fit = o->n_fit;
     f.caps = sim_xcalloc((size_t)f.n_caps, sizeof *f.caps);
@@ -527,7 +544,7 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
     for (int j = 0; j < f.p; j++)
         gsl_vector_set(x, (size_t)j, f.fixed[f.pmap[j]]);
     /* the start: every capture's errors before fitting */
-    if (eval_f(&f, x, r, 1) != GSL_SUCCESS) {
+    if (eval_f(&f, x, r, REC_START) != GSL_SUCCESS) {
         rc = f.failed;
         goto out;
     }
@@ -539,24 +556,23 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
                 f.n, f.p, chi);
     int info = 0;
     gsl_multifit_nlinear_init(x, &fdf, w);
-    res->gsl_status = gsl_multifit_nlinear_driver((size_t)(o->max_iter > 0 ? o->max_iter : 30), 1e-3, 1e-6, 1e-6,
-                                                  iter_cb, &f, &info, w);
+    res->gsl_status = gsl_multifit_nlinear_driver((size_t)(o->max_iter > 0 ? o->max_iter : DEF_MAX_ITER), TR_XTOL,
+                                                  TR_GTOL, TR_FTOL, iter_cb, &f, &info, w);
     if (f.failed) {
         rc = f.failed;
         goto out;
     }
     res->iterations = (int)gsl_multifit_nlinear_niter(w);
     gsl_vector_memcpy(x, gsl_multifit_nlinear_position(w));
-    if (o->polish_iter >= 0 && polish(&f, x, o->polish_iter ? o->polish_iter : 30 * f.p, &res->polish_iterations)) {
+    if (o->polish_iter >= 0 &&
+        polish(&f, x, o->polish_iter ? o->polish_iter : DEF_POLISH_PER_KNOB * f.p, &res->polish_iterations)) {
         rc = f.failed;
         goto out;
     }
-    for (int j = 0; j < f.p; j++) { /* clamp to what the residuals saw */
-        double v = gsl_vector_get(x, (size_t)j);
-        gsl_vector_set(x, (size_t)j, v > X_MAX ? X_MAX : v < -X_MAX ? -X_MAX : v);
-    }
+    for (int j = 0; j < f.p; j++) /* clamp to what the residuals saw */
+        gsl_vector_set(x, (size_t)j, clamp_x(gsl_vector_get(x, (size_t)j)));
     /* the solution: residuals, Jacobian, covariance */
-    if (eval_f(&f, x, r, 2) != GSL_SUCCESS || gsl_df(x, &f, J) != GSL_SUCCESS) {
+    if (eval_f(&f, x, r, REC_FINAL) != GSL_SUCCESS || gsl_df(x, &f, J) != GSL_SUCCESS) {
         rc = f.failed;
         goto out;
     }
@@ -581,23 +597,16 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
         }
     }
     /* held-out captures at the solution */
-    for (int i = f.n_fit; i < f.n_caps; i++) {
+    for (int i = f.n_fit; i < f.n_caps && rc == 0; i++) {
         struct cap_ctx *c = &f.caps[i];
-        double x0[CALIB_N_KNOBS];
-        for (int k = 0; k < CALIB_N_KNOBS; k++)
-            x0[k] = f.fixed[k];
-        struct validate_capture s;
-        for (int pass = 0; pass < 2; pass++) {
-            if ((rc = simulate(c, pass ? xs : x0, &s, err)) < 0)
-                goto out;
-            double *rr = sim_xcalloc((size_t)c->n_resid, sizeof *rr);
-            capture_residuals(&f, c, &s, rr);
-            record(c, &s, pass ? c->out->sim : c->out->sim0);
-            *(pass ? &c->out->rms : &c->out->rms0) = rms(rr, c->n_resid);
-            free(rr);
-            validate_capture_free(&s);
-        }
+        double *rr = sim_xcalloc((size_t)c->n_resid, sizeof *rr);
+        rc = score_capture(&f, c, f.fixed, rr, REC_START, err);
+        if (rc == 0)
+            rc = score_capture(&f, c, xs, rr, REC_FINAL, err);
+        free(rr);
     }
+    if (rc < 0)
+        goto out;
     res->evaluations = f.evaluations;
 out:
     gsl_vector_free(x);
@@ -611,8 +620,6 @@ out:
 }
 
 /* ------------------------------------------------------------------ reporting */
-
-static const int shown[] = {VALIDATE_IOPS, VALIDATE_LAT_MEAN, VALIDATE_LAT_P50, VALIDATE_LAT_P99};
 
 static const char *short_dir(const char *dir)
 {
@@ -656,7 +663,6 @@ void calibrate_print(FILE *f, const struct calibrate_opts *o, const struct calib
         fprintf(f, "%-44s %-8s %-34s %-40s %-26s %.3f -> %.3f\n", short_dir(c->dir), c->fitted ? "fit" : "held-out",
                 a, b, d, c->rms0, c->rms);
     }
-    (void)shown;
 }
 
 static void num(cJSON *o, const char *k, double v)

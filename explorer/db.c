@@ -378,13 +378,15 @@ void db_rollback(struct db *db)
         exec(db, "ROLLBACK", NULL);
 }
 
-int db_axis_columns(struct db *db, char ***names, int *n, struct sim_err *err)
+/* The axis columns of schema's points table (every column not in db_reserved_name). */
+static int axis_columns(struct db *db, const char *schema, char ***names, int *n, struct sim_err *err)
 {
     sqlite3_stmt *st;
     *names = NULL;
     *n = 0;
-    if (sqlite3_prepare_v2(db->h, "SELECT name FROM pragma_table_info('points') ORDER BY cid", -1, &st, NULL) !=
-        SQLITE_OK)
+    char sql[100];
+    snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('points', '%s') ORDER BY cid", schema);
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
         return sql_err(db, err, "points columns");
     int cap = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -399,6 +401,11 @@ int db_axis_columns(struct db *db, char ***names, int *n, struct sim_err *err)
     }
     sqlite3_finalize(st);
     return 0;
+}
+
+int db_axis_columns(struct db *db, char ***names, int *n, struct sim_err *err)
+{
+    return axis_columns(db, "main", names, n, err);
 }
 
 void db_free_names(char **names, int n)
@@ -704,23 +711,12 @@ static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
     int rc;
     char q[300];
     /* the source's axis columns first, so that every column exists in main */
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, "SELECT name FROM pragma_table_info('points', 'src') ORDER BY cid", -1, &st, NULL) !=
-        SQLITE_OK)
-        return sql_err(db, err, "source points columns");
-    int n_src = 0, cap = 16;
-    const char **src_axes = sim_xcalloc((size_t)cap, sizeof *src_axes);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *c = (const char *)sqlite3_column_text(st, 0);
-        if (db_reserved_name(c))
-            continue;
-        if (n_src + 1 >= cap)
-            src_axes = sim_xrealloc(src_axes, (size_t)(cap *= 2), sizeof *src_axes);
-        src_axes[n_src++] = sim_xstrdup(c);
-    }
-    sqlite3_finalize(st);
+    char **src_axes;
+    int n_src;
+    if ((rc = axis_columns(db, "src", &src_axes, &n_src, err)) < 0)
+        return rc;
     struct sbuf b = {0};
-    if ((rc = add_axis_columns(db, src_axes, n_src, err)) < 0)
+    if ((rc = add_axis_columns(db, (const char *const *)src_axes, n_src, err)) < 0)
         goto out;
     int before = count_rows(db, "SELECT count(*) FROM main.runs WHERE status = 'done'");
     sb_add(&b, "INSERT INTO main.sweeps(name, grid_json, axes_json, replications, cephsim_version, created_at, updated_at)\n"
@@ -767,9 +763,7 @@ static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
         *n_new_runs = count_rows(db, "SELECT count(*) FROM main.runs WHERE status = 'done'") - before;
 out:
     free(b.s);
-    for (int i = 0; i < n_src; i++)
-        free((char *)src_axes[i]);
-    free(src_axes);
+    db_free_names(src_axes, n_src);
     return rc;
 }
 

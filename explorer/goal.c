@@ -671,7 +671,7 @@ int cmd_goal(int argc, char **argv)
         case 'm':
             n = strtol(optarg, &end, 10);
             if (*end || n < 1 || n > 100000) {
-                snprintf(err.msg, sizeof err.msg, "-%c %s: expected a positive number", c == 'm' ? 'm' : c, optarg);
+                snprintf(err.msg, sizeof err.msg, "-%c %s: expected a positive number", c, optarg);
                 code = 2;
             } else if (c == 'r') {
                 o.replications = (int)n;

@@ -647,12 +647,14 @@ int grid_load(struct grid *g, const char *path, const char *json_text, struct si
     if (cJSON_GetObjectItemCaseSensitive(root, "name")) {
         if ((rc = jsonu_get_string(root, "name", g->name, sizeof g->name, true, g->path, "", err)) < 0)
             goto fail;
+    } else if (!path) {
+        snprintf(g->name, sizeof g->name, "inline");
     } else {
         const char *b = strrchr(g->path, '/') ? strrchr(g->path, '/') + 1 : g->path;
         size_t len = strlen(b);
         if (len > 5 && !strcmp(b + len - 5, ".json"))
             len -= 5;
-        snprintf(g->name, sizeof g->name, "%.*s", (int)len, path ? b : "inline");
+        snprintf(g->name, sizeof g->name, "%.*s", (int)len, b);
     }
     if ((rc = resolve_base(g, root, path != NULL, err)) < 0)
         goto fail;
@@ -819,17 +821,17 @@ int grid_validate(const struct grid *g, struct sim_err *err)
     if ((rc = scenario_load(&sc, g->base, NULL, NULL, (const char *const *)g->sets, g->n_sets, &e2)) < 0)
         return sim_errf(err, rc, "%s: base and set: %s", g->path, e2.msg);
     scenario_free(&sc);
-    const char **sets = sim_xcalloc((size_t)g->n_sets + 64, sizeof *sets);
+    int most = 0;
+    for (int i = 0; i < g->n_axes; i++)
+        for (int e = 0; e < g->axes[i].n_entries; e++)
+            most = g->axes[i].entries[e].n_sets > most ? g->axes[i].entries[e].n_sets : most;
+    const char **sets = sim_xcalloc((size_t)g->n_sets + (size_t)most + 1, sizeof *sets);
     for (int i = 0; i < g->n_sets; i++)
         sets[i] = g->sets[i];
     for (int i = 0; i < g->n_axes && rc == 0; i++) {
         const struct grid_axis *a = &g->axes[i];
         for (int e = 0; e < a->n_entries && rc == 0; e++) {
             const struct grid_entry *en = &a->entries[e];
-            if (en->n_sets > 64) {
-                rc = sim_errf(err, -E2BIG, "%s: axes.%s: more than 64 overrides in one alternative", g->path, a->name);
-                break;
-            }
             for (int s = 0; s < en->n_sets; s++)
                 sets[g->n_sets + s] = en->sets[s];
             if ((rc = scenario_load(&sc, g->base, NULL, NULL, sets, g->n_sets + en->n_sets, &e2)) < 0) {

@@ -23,7 +23,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -34,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "fioout.h"
 #include "jsonu.h"
 #include "runner.h"
@@ -79,28 +79,6 @@ static bool file_in(const char *dir, const char *name)
     bool r = is_file(p);
     free(p);
     return r;
-}
-
-static int mkdir_p(const char *path)
-{
-    char *buf = sim_xstrdup(path);
-    int rc = 0;
-    for (char *p = buf + 1; *p && rc == 0; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                rc = -errno;
-            *p = '/';
-        }
-    if (rc == 0 && mkdir(buf, 0777) && errno != EEXIST)
-        rc = -errno;
-    free(buf);
-    return rc;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    return remove(path);
 }
 
 static double clean_us(double v)
@@ -554,8 +532,10 @@ static int open_pair(const struct plot_ctx *c, const char *name, FILE **dat, FIL
     return 0;
 }
 
+/* Ends the script (closes its output, so the image is complete) and closes both files. */
 static int close_pair(FILE *dat, FILE *gp, const char *name, struct sim_err *err)
 {
+    fputs("unset output\n", gp);
     int a = close_out(dat, name, "dat", err);
     int b = close_out(gp, name, "gp", err);
     return a < 0 ? a : b;
@@ -590,11 +570,6 @@ static void gp_header(FILE *f, const char *name, const char *what, int w, int h)
                 i < 6 ? 1 : 2);
     fprintf(f, "set linetype cycle %d\n", N_PALETTE);
     fprintf(f, "set grid lc rgb \"#dddddd\" lw 1\n");
-}
-
-static void gp_footer(FILE *f)
-{
-    fputs("unset output\n", f);
 }
 
 /* Scenario name for titles: the file's base name without the extension. */
@@ -677,7 +652,6 @@ static int fig_cdf(struct plot_ctx *c, const char *prefix, const char *dir, cons
         fprintf(gp, "%s\"%s.dat\" index %d using 1:($3 > 0 ? $3 : NaN) with %s lt %d notitle",
                 i ? ", \\\n     " : "", fg->name, i, rd->series[i].n > 40 ? "steps" : "linespoints", i + 1);
     fputs("\nunset multiplot\n", gp);
-    gp_footer(gp);
     free(title);
     return close_pair(dat, gp, fg->name, err);
 }
@@ -732,7 +706,6 @@ static int fig_waterfall(struct plot_ctx *c, const char *prefix, const char *dir
                 "     keyentry with boxes lt 1 title \"on the critical path\", \\\n"
                 "     keyentry with boxes lt 2 title \"overlapped by the longer commit\"\n",
             fg->name);
-    gp_footer(gp);
     free(title);
     return close_pair(dat, gp, fg->name, err);
 }
@@ -821,7 +794,6 @@ static int fig_bars(struct plot_ctx *c, const struct study *s, const char *base,
         if (present[k])
             fprintf(gp, ", \\\n     keyentry with boxes lt %d title \"%s\"", k, class_title[k]);
     fputc('\n', gp);
-    gp_footer(gp);
     return close_pair(dat, gp, fg->name, err);
 }
 
@@ -970,7 +942,6 @@ static int fig_iops(struct plot_ctx *c, const struct study *s, struct sim_err *e
         fputc('\n', gp);
     }
     fputs("unset multiplot\n", gp);
-    gp_footer(gp);
     rc = close_pair(dat, gp, fg->name, err);
     dat = gp = NULL;
 out:
@@ -1168,14 +1139,14 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
         return sim_errf(err, -ENOENT, "gnuplot not found; install gnuplot-nox (tools/setup.sh does)");
     char *out_dir = o->out_dir ? sim_xstrdup(o->out_dir) : xasprintf("%s/plots", o->dir);
     bool existed = is_dir(out_dir);
-    int rc = mkdir_p(out_dir);
+    int rc = files_mkdir_p(out_dir);
     if (rc < 0) {
         sim_errf(err, rc, "%s: cannot create: %s", out_dir, strerror(-rc));
         free(out_dir);
         return rc;
     }
     char *tmp = xasprintf("%s/.cephsim-plot.%ld", out_dir, (long)getpid());
-    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    files_rm_tree(tmp);
     struct plot_ctx c = {.tmp = tmp};
     if (mkdir(tmp, 0777) != 0) {
         rc = sim_errf(err, -errno, "%s: cannot create: %s", tmp, strerror(errno));
@@ -1209,7 +1180,7 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
                     c.figs[i].what);
     }
 out:
-    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    files_rm_tree(tmp);
     if (rc < 0 && !existed)
         rmdir(out_dir);
     free(c.figs);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "plot.h"
 
 /* ---- result tables -------------------------------------------------------- */
 
@@ -200,14 +201,13 @@ static void qctx_close(struct qctx *q)
     memset(q, 0, sizeof *q);
 }
 
-static int axes_from_json(struct qctx *q, const char *json)
+static void axes_from_json(struct qctx *q, const char *json)
 {
     cJSON *a = cJSON_Parse(json);
     const cJSON *it;
     q->axes = sim_xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *q->axes);
     cJSON_ArrayForEach(it, a) if (cJSON_IsString(it)) q->axes[q->n_axes++] = sim_xstrdup(it->valuestring);
     cJSON_Delete(a);
-    return 0;
 }
 
 static int qctx_open(const struct query_opts *o, struct qctx *q, struct sim_err *err)
@@ -221,7 +221,7 @@ static int qctx_open(const struct query_opts *o, struct qctx *q, struct sim_err 
         qctx_close(q);
         return rc;
     }
-    sqlite3_busy_timeout(q->h, 5000);
+    sqlite3_busy_timeout(q->h, 5000); /* as db_open: wait out a running sweep's write */
     sqlite3_stmt *st;
     int rc = 0;
     if (sqlite3_prepare_v2(q->h, "SELECT count(*) FROM sqlite_schema WHERE name IN ('point_results', 'sweeps')", -1,
@@ -435,7 +435,8 @@ static int q_effects(const struct query_opts *o, struct qctx *q, FILE *out, stru
         int distinct = sqlite3_column_int(st, 0);
         bool numeric = sqlite3_column_int(st, 1);
         sqlite3_finalize(st);
-        /* many numeric values (ranges, samples): quartiles of the axis instead of single values */
+        /* many numeric values (ranges, samples; over 8: at least two per quartile): quartiles of
+           the axis instead of single values */
         if (numeric && distinct > 8)
             sql = sqlite3_mprintf("SELECT printf('%%g..%%g', min(v), max(v)) AS value, avg(m) AS mean, count(*) AS points "
                                   "FROM (SELECT \"%w\" AS v, \"%w\" AS m, ntile(4) OVER (ORDER BY \"%w\") AS q "
@@ -488,20 +489,6 @@ static int q_effects(const struct query_opts *o, struct qctx *q, FILE *out, stru
 }
 
 /* ---- plots ------------------------------------------------------------------ */
-
-static bool find_in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char buf[PATH_MAX];
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog);
-        if (n && access(buf, X_OK) == 0)
-            return true;
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
 
 /* explorer/plot/NAME: $CEPHSIM_PLOT_DIR, ./explorer/plot, or the source tree around the binary. */
 static int find_script(const char *name, char *out, size_t n, struct sim_err *err)
@@ -724,7 +711,7 @@ static int q_plot(const struct query_opts *o, struct qctx *q, FILE *out, struct 
         if (axes[i] && !has_axis(q, axes[i]))
             return sim_errf(err, -EINVAL, "%s: '%s' is not an axis of %s", o->db_path, axes[i],
                             o->sweep ? o->sweep : "the database");
-    if (!find_in_path("gnuplot")) {
+    if (!plot_have_gnuplot()) {
         fprintf(stderr, "cephsim query: gnuplot not found: plot %s skipped (apt-get install gnuplot-nox)\n", o->out);
         return 0;
     }

@@ -24,15 +24,6 @@
 #include "runner.h"
 #include "scenario.h"
 
-static int put_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
-{
-    char path[1300];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = jsonu_write_file(path, j, err);
-    cJSON_Delete(j);
-    return rc;
-}
-
 /* fio write_lat_log lines "time_ms, lat_ns, ddir, bs, offset, prio" (completion order
    is not needed by readers: fio sorts by nothing either) and a v3 iolog of the issues. */
 static int write_logs(const char *dir, const struct replay_trace *tr, const struct replay_result *res,
@@ -56,7 +47,7 @@ static int write_logs(const char *dir, const struct replay_trace *tr, const stru
     fprintf(f, "fio version 3 iolog\n0 rbd add\n0 rbd open\n");
     for (size_t i = 0; i < res->n; i++)
         fprintf(f, "%" PRId64 " rbd %s %" PRIu64 " %" PRIu64 "\n", (int64_t)(res->t_issue[i] / 1000),
-                tr->ios[i].ddir ? "write" : "read", tr->ios[i].offset, tr->ios[i].len);
+                tr->ios[i].ddir == FIO_DDIR_WRITE ? "write" : "read", tr->ios[i].offset, tr->ios[i].len);
     fprintf(f, "%" PRId64 " rbd close\n", (int64_t)(res->makespan / 1000));
     if (fclose(f) != 0)
         return sim_errf(err, -EIO, "%s: write error", path);
@@ -87,7 +78,7 @@ static int write_outputs(const char *dir, struct cluster *c, const struct scenar
     cJSON_AddNumberToObject(j, "lat_p50_us", res->lat_p50_us);
     cJSON_AddNumberToObject(j, "lat_p99_us", res->lat_p99_us);
     cJSON_AddItemToObject(j, "parameters", scenario_resolved_json(sc));
-    if ((rc = put_json(dir, "replay.json", j, err)) < 0)
+    if ((rc = runner_write_json(dir, "replay.json", j, err)) < 0)
         return rc;
     return write_logs(dir, tr, res, err);
 }
@@ -236,7 +227,7 @@ int cmd_replay(int argc, char **argv)
     if (!quiet) {
         size_t nw = 0;
         for (size_t i = 0; i < tr.n; i++)
-            nw += tr.ios[i].ddir == 1;
+            nw += tr.ios[i].ddir == FIO_DDIR_WRITE;
         printf("%s: replayed %zu I/Os (%zu writes, %zu reads; %zu records skipped, %zu wrapped into the image)\n",
                scen, tr.n, nw, tr.n - nw, tr.skipped, wrapped);
         if (ro.mode == REPLAY_OPEN)

@@ -4,7 +4,6 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +18,10 @@
 #include "optracker.h"
 #include "perfcounters.h"
 #include "plot.h"
+#include "wallclock.h"
 
 /* Output paths: the directory name plus a suffix fits. */
 #define RUNNER_PATH_MAX 3072
-
-static double wall_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 struct progress_ctx {
     int rep, reps;
@@ -42,7 +35,7 @@ static void progress_cb(void *ctx, double done)
     if (!p->enabled)
         return;
     double frac = (p->rep + done) / p->reps;
-    double el = wall_now() - p->t0;
+    double el = wallclock_s() - p->t0;
     if (el < 1.0)
         return;
     double eta = frac > 0 ? el * (1 - frac) / frac : 0;
@@ -51,7 +44,7 @@ static void progress_cb(void *ctx, double done)
     fflush(stderr);
 }
 
-static int write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
+int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err)
 {
     char path[RUNNER_PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -64,25 +57,27 @@ int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
                                  struct sim_err *err)
 {
     int rc;
-    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = 1764460800,
+    int64_t epoch = cluster_wall_epoch_ns(c);
+    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = epoch / 1000000000,
                              .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
                              .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
                              .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
                              .global_options = sc->jobs.global_options};
-    if ((rc = write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err)) < 0)
+    rc = runner_write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err);
+    if (rc < 0)
         return rc;
     sim_time_t now = sim_now(cluster_sim(c));
-    int64_t epoch = 1764460800LL * 1000000000LL;
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         char name[64];
         snprintf(name, sizeof name, "osd.%u.perf.json", i);
-        if ((rc = write_json(dir, name, perfcounters_dump(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err)) < 0)
+        rc = runner_write_json(dir, name, perfcounters_dump(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err);
+        if (rc < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);
-        if ((rc = write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
+        if ((rc = runner_write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops_by_duration.json", i);
-        if ((rc = write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
+        if ((rc = runner_write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
             return rc;
     }
     return 0;
@@ -94,7 +89,7 @@ static int write_outputs(struct cluster *c, const struct scenario *sc, const cha
     int rc = runner_write_cluster_outputs(c, sc, dir, err);
     if (rc < 0)
         return rc;
-    return write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
+    return runner_write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
 }
 
 /* The headline numbers of one replication. */
@@ -199,7 +194,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     int reps = (int)sc->sim.replications, rc = 0;
     int ddir = summary_ddir(sc);
     struct rep_result *r = sim_xcalloc((size_t)reps, sizeof *r);
-    struct progress_ctx pc = {.reps = reps, .t0 = wall_now(), .enabled = progress};
+    struct progress_ctx pc = {.reps = reps, .t0 = wallclock_s(), .enabled = progress};
     char tmp[RUNNER_PATH_MAX] = "";
     cJSON *simjson = cJSON_CreateObject();
     cJSON_AddStringToObject(simjson, "cephsim_version", CEPHSIM_VERSION);
@@ -218,9 +213,9 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
             goto out;
         }
         pc.rep = i;
-        double t0 = wall_now();
+        double t0 = wallclock_s();
         cluster_run(c, progress ? progress_cb : NULL, &pc);
-        r[i].wall_s = wall_now() - t0;
+        r[i].wall_s = wallclock_s() - t0;
         collect(c, sc, ddir, &r[i]);
         cJSON *rj = rep_json(&r[i]);
         cJSON_AddNumberToObject(rj, "seed", (double)spec.seed);
@@ -242,7 +237,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         }
         cluster_destroy(c);
     }
-    if (progress && wall_now() - pc.t0 >= 1.0)
+    if (progress && wallclock_s() - pc.t0 >= 1.0)
         fprintf(stderr, "\r%60s\r", "");
     /* replications -> means and 95 % confidence intervals */
     double *x = sim_xcalloc((size_t)reps, sizeof *x);

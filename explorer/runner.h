@@ -45,6 +45,9 @@ struct run_summary {
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err);
 
+/* Write j (then deleted) to dir/name atomically (jsonu_write_file). */
+int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err);
+
 /* Write a finished cluster's fio.json, osd.N.perf.json, osd.N.historic_ops.json
    and osd.N.historic_ops_by_duration.json into dir (which must exist). */
 struct cluster;

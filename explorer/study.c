@@ -3,17 +3,13 @@
  */
 #include "study.h"
 
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "files.h"
-#include "jsonu.h"
 #include "runner.h"
 #include "scenario.h"
+#include "wallclock.h"
 
 #define MAX_SETS 12
 
@@ -95,18 +91,11 @@ struct study_progress {
     bool on;
 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* One step of a study done: "[k/N] ETA" on stderr once it takes over a second. */
 static void progress_step(struct study_progress *p)
 {
     p->done++;
-    double el = now_s() - p->t0;
+    double el = wallclock_s() - p->t0;
     if (!p->on || el < 1.0)
         return;
     double eta = el / p->done * (p->total - p->done);
@@ -148,15 +137,6 @@ static void add_row_json(cJSON *rows, const char *label, const char *column, con
     cJSON_AddItemToArray(rows, r);
 }
 
-static int write_summary(const char *dir, const char *name, cJSON *j, struct sim_err *err)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = jsonu_write_file(path, j, err);
-    cJSON_Delete(j);
-    return rc;
-}
-
 static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
                      struct sim_err *err)
 {
@@ -196,7 +176,7 @@ static int study_qd1(FILE *f, const char *dir, const char *const *user, int n_us
             fprintf(f, "\n");
         }
     }
-    return write_summary(dir, "qd1-latency.json", rows, err);
+    return runner_write_json(dir, "qd1-latency.json", rows, err);
 }
 
 static int study_clone(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
@@ -242,7 +222,7 @@ static int study_clone(FILE *f, const char *dir, const char *const *user, int n_
         fprintf(f, " %12.2f %9.0f %9.0f\n", ops ? qd128.rw_lock_waits / ops : 0, qd128.op_w, qd128.op_rw);
     }
     fprintf(f, "%-32s (rw waits/op, op_w, op_rw: per primary op at seq qd128)\n", "");
-    return write_summary(dir, "clone-serialisation.json", rows, err);
+    return runner_write_json(dir, "clone-serialisation.json", rows, err);
 }
 
 static int study_copyup(FILE *f, const char *dir, const char *const *user, int n_user, struct study_progress *progress,
@@ -268,29 +248,34 @@ static int study_copyup(FILE *f, const char *dir, const char *const *user, int n
         fflush(f);
         add_row_json(rows, copyup_variants[i].label, NULL, &s);
     }
-    return write_summary(dir, "copyup.json", rows, err);
+    return runner_write_json(dir, "copyup.json", rows, err);
 }
 
 int study_run(FILE *f, const char *which, const char *out_dir, const char *const *sets, int n_sets,
               bool progress, struct sim_err *err)
 {
+    static const struct {
+        const char *name;
+        int (*run)(FILE *f, const char *dir, const char *const *user, int n_user,
+                   struct study_progress *progress, struct sim_err *err);
+        int runs;
+    } studies[] = {
+        {"qd1", study_qd1, (int)(sizeof qd1_variants / sizeof qd1_variants[0])},
+        {"clone", study_clone, (int)(sizeof clone_variants / sizeof clone_variants[0]) * N_CLONE_COLUMNS},
+        {"copyup", study_copyup, (int)(sizeof copyup_variants / sizeof copyup_variants[0])},
+    };
+    enum { N_STUDIES = (int)(sizeof studies / sizeof studies[0]) };
     const char *dir = out_dir ? out_dir : "out/runs/default";
-    int mk = files_mkdir_p(dir);
-    if (mk < 0)
-        return sim_errf(err, mk, "%s: cannot create: %s", dir, strerror(-mk));
-    int rc = 0;
-    int n_qd1 = (int)(sizeof qd1_variants / sizeof qd1_variants[0]);
-    int n_clone = (int)(sizeof clone_variants / sizeof clone_variants[0]) * N_CLONE_COLUMNS;
-    int n_copyup = (int)(sizeof copyup_variants / sizeof copyup_variants[0]);
-    struct study_progress pg = {.t0 = now_s(), .on = progress};
-    pg.total = (!which || !strcmp(which, "qd1") ? n_qd1 : 0) + (!which || !strcmp(which, "clone") ? n_clone : 0) +
-               (!which || !strcmp(which, "copyup") ? n_copyup : 0);
-    if (!which || !strcmp(which, "qd1"))
-        rc = study_qd1(f, dir, sets, n_sets, &pg, err);
-    if (rc == 0 && (!which || !strcmp(which, "clone")))
-        rc = study_clone(f, dir, sets, n_sets, &pg, err);
-    if (rc == 0 && (!which || !strcmp(which, "copyup")))
-        rc = study_copyup(f, dir, sets, n_sets, &pg, err);
+    int rc = files_mkdir_p(dir);
+    if (rc < 0)
+        return sim_errf(err, rc, "%s: cannot create: %s", dir, strerror(-rc));
+    struct study_progress pg = {.t0 = wallclock_s(), .on = progress};
+    for (int i = 0; i < N_STUDIES; i++)
+        if (!which || !strcmp(which, studies[i].name))
+            pg.total += studies[i].runs;
+    for (int i = 0; i < N_STUDIES && rc == 0; i++)
+        if (!which || !strcmp(which, studies[i].name))
+            rc = studies[i].run(f, dir, sets, n_sets, &pg, err);
     if (rc == 0)
         fprintf(f, "\nsummaries: %s/{qd1-latency,clone-serialisation,copyup}.json\n", dir);
     return rc;

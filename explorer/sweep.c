@@ -34,6 +34,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "sim.h"
+#include "wallclock.h"
 
 struct sweep_point {
     const struct grid_point *gp;
@@ -64,13 +65,6 @@ struct sweep {
     char what[64];
     bool interrupted;
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -697,6 +691,7 @@ void sweep_fork_transport_close(struct sweep_transport *t, bool kill_workers)
 struct pending {
     int task;
     cJSON *res;        /* the worker's result line, parsed (NULL: failed without one) */
+    bool ok;           /* the run is done: res says ok and has a summary */
     char error[300];   /* when res is NULL or does not match the task */
 };
 
@@ -801,6 +796,8 @@ static void take_result(const struct sweep *sw, int k, char *line, struct pendin
         cJSON_Delete(pd->res);
         pd->res = NULL;
     }
+    pd->ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pd->res, "ok")) &&
+             cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(pd->res, "summary"));
 }
 
 static int flush(struct sweep *sw, struct pending *pend, int *n_pend, struct sim_err *err)
@@ -813,7 +810,6 @@ static int flush(struct sweep *sw, struct pending *pend, int *n_pend, struct sim
         const struct sweep_task *t = &sw->tasks[pd->task];
         const struct sweep_point *p = &sw->pts[t->point];
         const cJSON *r = pd->res;
-        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r, "ok");
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
         const cJSON *wall = cJSON_GetObjectItemCaseSensitive(r, "wall_s");
         const cJSON *ev = cJSON_GetObjectItemCaseSensitive(r, "events");
@@ -821,7 +817,7 @@ static int flush(struct sweep *sw, struct pending *pend, int *n_pend, struct sim
         const cJSON *sum = cJSON_GetObjectItemCaseSensitive(r, "summary");
         struct db_run run = {.point_id = p->res.id, .replication = t->replication,
                              .seed = grid_replication_seed(p->res.seed, t->replication),
-                             .ok = cJSON_IsTrue(ok) && cJSON_IsObject(sum),
+                             .ok = pd->ok,
                              .error = r ? (cJSON_IsString(e) ? e->valuestring : "no result") : pd->error,
                              .wall_s = cJSON_IsNumber(wall) ? wall->valuedouble : 0,
                              .events = cJSON_IsNumber(ev) ? ev->valuedouble : 0,
@@ -837,7 +833,7 @@ static int flush(struct sweep *sw, struct pending *pend, int *n_pend, struct sim
     for (int i = 0; i < *n_pend; i++) {
         struct pending *pd = &pend[i];
         struct sweep_point *p = &sw->pts[sw->tasks[pd->task].point];
-        if (pd->res && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pd->res, "ok"))) {
+        if (pd->ok) {
             sw->done_now++;
             if (--p->remaining == 0)
                 sw->points_done++;
@@ -853,7 +849,7 @@ static int flush(struct sweep *sw, struct pending *pend, int *n_pend, struct sim
 
 static void print_progress(const struct sweep *sw, int finished, bool last)
 {
-    double el = now_s() - sw->t0;
+    double el = wallclock_s() - sw->t0;
     double rate = el > 0 ? finished / el : 0;
     double eta = rate > 0 ? (sw->n_tasks - finished) / rate : 0;
     int done = sw->already_done + sw->done_now;
@@ -886,7 +882,7 @@ int sweep_execute(struct sweep *sw, struct sweep_transport *t, struct sim_err *e
     int sfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
     sigaction(SIGPIPE, &ign, &old_pipe);
-    sw->t0 = now_s();
+    sw->t0 = wallclock_s();
     double last_commit = sw->t0, last_progress = 0;
     while (finished < sw->n_tasks) {
         int busy = 0;
@@ -909,7 +905,7 @@ int sweep_execute(struct sweep *sw, struct sweep_transport *t, struct sim_err *e
         }
         double wait = 0.25;
         if (n_pend > 0)
-            wait = fmax(0, fmin(wait, last_commit + sw->o.commit_s - now_s()));
+            wait = fmax(0, fmin(wait, last_commit + sw->o.commit_s - wallclock_s()));
         int w = -1;
         char *line = NULL;
         int r = t->recv(t->ctx, sfd, &w, &line, wait);
@@ -938,14 +934,14 @@ int sweep_execute(struct sweep *sw, struct sweep_transport *t, struct sim_err *e
             }
             free(line);
         }
-        if (n_pend >= sw->o.batch || (n_pend > 0 && now_s() - last_commit >= sw->o.commit_s)) {
+        if (n_pend >= sw->o.batch || (n_pend > 0 && wallclock_s() - last_commit >= sw->o.commit_s)) {
             if ((rc = flush(sw, pend, &n_pend, err)) < 0)
                 break;
-            last_commit = now_s();
+            last_commit = wallclock_s();
         }
-        if (sw->o.progress && now_s() - last_progress >= 0.5) {
+        if (sw->o.progress && wallclock_s() - last_progress >= 0.5) {
             print_progress(sw, finished, false);
-            last_progress = now_s();
+            last_progress = wallclock_s();
         }
     }
     /* whatever finished is committed, even when interrupted */
@@ -956,7 +952,7 @@ int sweep_execute(struct sweep *sw, struct sweep_transport *t, struct sim_err *e
         cJSON_Delete(pend[i].res);
     if (sw->o.progress)
         print_progress(sw, finished, true);
-    sw->t_end = now_s();
+    sw->t_end = wallclock_s();
     sigaction(SIGPIPE, &old_pipe, NULL);
     if (sfd >= 0)
         close(sfd);
@@ -973,7 +969,7 @@ int sweep_finish(struct sweep *sw, int rc, const struct sim_err *err)
 {
     int code = 0;
     if (!sw->t_end)
-        sw->t_end = sw->t0 = now_s();
+        sw->t_end = sw->t0 = wallclock_s();
     double el = sw->t_end - sw->t0;
     int left = sw->total_runs - sw->already_done - sw->done_now;
     char shard[48] = "";

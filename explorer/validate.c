@@ -47,6 +47,9 @@ static const char *const metric_names[VALIDATE_N_METRICS] = {
     "lock-wait share"};
 static const char *const metric_units[VALIDATE_N_METRICS] = {"", "us", "us", "us", "", "", ""};
 
+const char *const validate_window_sets[VALIDATE_N_WINDOW_SETS] = {
+    "ceph.osd_op_history_size=20000", "ceph.osd_op_history_duration=1"};
+
 const char *validate_dist_name(int d)
 {
     return d >= 0 && d < VALIDATE_N_DISTS ? dist_names[d] : "?";
@@ -110,6 +113,21 @@ double validate_median(const double *v, size_t n)
     if (!n)
         return NAN;
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double validate_metric_value(const struct validate_capture *c, enum validate_metric m)
+{
+    bool perf = c->n_perf > 0 && c->total_ios > 0;
+    switch (m) {
+    case VALIDATE_IOPS: return c->iops;
+    case VALIDATE_LAT_MEAN: return c->lat_mean_us;
+    case VALIDATE_LAT_P50: return c->lat_p50_us;
+    case VALIDATE_LAT_P99: return c->lat_p99_us;
+    case VALIDATE_OP_W: return perf ? c->op_w / (double)c->total_ios : NAN;
+    case VALIDATE_OP_RW: return perf ? c->op_rw / (double)c->total_ios : NAN;
+    case VALIDATE_LOCK_WAITS: return c->n_writes ? (double)c->n_lock_wait_ops / (double)c->n_writes : NAN;
+    default: return NAN;
+    }
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -479,7 +497,8 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
     uint64_t pv[HIST_FIO_NPCT];
     if (h->n) {
         hist_percentiles(h, hist_fio_percentiles, HIST_FIO_NPCT, pv);
-        for (int i = 0; i < HIST_FIO_NPCT && i < VALIDATE_MAX_PCT; i++) {
+        _Static_assert(HIST_FIO_NPCT <= VALIDATE_MAX_PCT, "fio's percentile list fits the table");
+        for (int i = 0; i < HIST_FIO_NPCT; i++) {
             cap->pct[i] = hist_fio_percentiles[i];
             cap->pct_us[i] = (double)pv[i] / 1e3;
         }
@@ -497,7 +516,7 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
         cap->op_w += (double)p->op_w.count;
         cap->op_rw += (double)p->op_rw.count;
         cap->n_perf++;
-        cJSON *dump = optracker_dump(cluster_optracker(c, i), now, 1764460800LL * 1000000000LL, 0);
+        cJSON *dump = optracker_dump(cluster_optracker(c, i), now, cluster_wall_epoch_ns(c), 0);
         char *text = cJSON_PrintUnformatted(dump);
         cJSON_Delete(dump);
         struct trace_ops t;
@@ -609,9 +628,10 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
 
 /* ------------------------------------------------------------------ comparison */
 
-static bool perf_ok(const struct validate_capture *c)
+/* A row with a tolerance on its value or its KS distance. */
+static bool row_checked(const struct validate_row *r)
 {
-    return c->n_perf > 0 && c->total_ios > 0;
+    return !isnan(r->tol) || !isnan(r->ks_tol);
 }
 
 void validate_compare(const struct validate_capture *real, const struct validate_capture *sim,
@@ -624,32 +644,19 @@ void validate_compare(const struct validate_capture *real, const struct validate
         snprintf(r->unit, sizeof r->unit, "%s", metric_units[m]);
         r->ks = r->ks_p = r->ks_tol = NAN;
         r->tol = tol->metric[m];
-        switch (m) {
-        case VALIDATE_IOPS: r->real = real->iops; r->sim = sim->iops; break;
-        case VALIDATE_LAT_MEAN: r->real = real->lat_mean_us; r->sim = sim->lat_mean_us; break;
-        case VALIDATE_LAT_P50: r->real = real->lat_p50_us; r->sim = sim->lat_p50_us; break;
-        case VALIDATE_LAT_P99: r->real = real->lat_p99_us; r->sim = sim->lat_p99_us; break;
-        case VALIDATE_OP_W:
-        case VALIDATE_OP_RW:
-            if (perf_ok(real) && perf_ok(sim)) {
-                bool w = m == VALIDATE_OP_W;
-                r->real = (w ? real->op_w : real->op_rw) / (double)real->total_ios;
-                r->sim = (w ? sim->op_w : sim->op_rw) / (double)sim->total_ios;
-            } else {
-                r->real = r->sim = NAN;
-            }
-            break;
-        case VALIDATE_LOCK_WAITS:
+        r->real = validate_metric_value(real, m);
+        r->sim = validate_metric_value(sim, m);
+        if (m == VALIDATE_LOCK_WAITS) {
             r->abs_err = true;
-            r->real = real->n_writes ? (double)real->n_lock_wait_ops / (double)real->n_writes : NAN;
-            r->sim = sim->n_writes ? (double)sim->n_lock_wait_ops / (double)sim->n_writes : NAN;
             r->n_real = real->n_writes;
             r->n_sim = sim->n_writes;
-            break;
+        } else if (m == VALIDATE_OP_W || m == VALIDATE_OP_RW) {
+            if (isnan(r->real) || isnan(r->sim)) /* perf dumps on one side only: show neither */
+                r->real = r->sim = NAN;
+            /* rare op kinds (under 1 per 100 fio I/Os) are compared in absolute terms */
+            else if (fabs(r->real) < 0.01)
+                r->abs_err = true;
         }
-        /* rare op kinds (under 1 per 100 fio I/Os) are compared in absolute terms */
-        if ((m == VALIDATE_OP_W || m == VALIDATE_OP_RW) && fabs(r->real) < 0.01)
-            r->abs_err = true;
         r->available = real->has_fio && sim->has_fio && !isnan(r->real) && !isnan(r->sim);
         r->err = !r->available ? NAN : r->abs_err ? r->sim - r->real : validate_rel_error(r->sim, r->real);
     }
@@ -671,9 +678,8 @@ void validate_compare(const struct validate_capture *real, const struct validate
     rep->pass = true;
     for (int i = 0; i < rep->n; i++) {
         struct validate_row *r = &rep->rows[i];
-        bool checked = !isnan(r->tol) || !isnan(r->ks_tol);
         r->pass = true;
-        if (!checked || !r->available)
+        if (!row_checked(r) || !r->available)
             continue;
         rep->n_checked++;
         if (!isnan(r->tol) && !(fabs(r->err) <= r->tol))
@@ -767,8 +773,7 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
         else
             snprintf(ks, sizeof ks, "%.3f (%.2g)", r->ks, r->ks_p);
         fmt_tol(tv, sizeof tv, r);
-        bool checked = !isnan(r->tol) || !isnan(r->ks_tol);
-        const char *res = !r->available ? "n/a" : !checked ? "" : r->pass ? "ok" : "FAIL";
+        const char *res = !r->available ? "n/a" : !row_checked(r) ? "" : r->pass ? "ok" : "FAIL";
         fprintf(f, "%-38s %10s %10s %9s %17s %10s  %s\n", name, rv, sv, ev, ks, tv, res);
     }
     fprintf(f, "\n%s: %d of %d checked metrics outside tolerance\n", rep->pass ? "PASS" : "FAIL",
@@ -1036,10 +1041,10 @@ int cmd_validate(int argc, char **argv)
             free(inferred);
             goto done;
         }
-        const char **sets = sim_xcalloc((size_t)(n_user + n_inf + 2), sizeof *sets);
+        const char **sets = sim_xcalloc((size_t)(VALIDATE_N_WINDOW_SETS + n_inf + n_user), sizeof *sets);
         int n = 0;
-        sets[n++] = "ceph.osd_op_history_size=20000";
-        sets[n++] = "ceph.osd_op_history_duration=1";
+        for (int i = 0; i < VALIDATE_N_WINDOW_SETS; i++)
+            sets[n++] = validate_window_sets[i];
         for (int i = 0; i < n_inf; i++)
             sets[n++] = inferred[i];
         for (int i = 0; i < n_user; i++)

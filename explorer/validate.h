@@ -95,6 +95,17 @@ void validate_capture_free(struct validate_capture *cap);
 int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max,
                           struct sim_err *err);
 
+/* Value of metric m in cap (NAN when cap lacks the data: op_w / op_rw without perf dumps,
+   the lock-wait share without primary writes). */
+double validate_metric_value(const struct validate_capture *cap, enum validate_metric m);
+
+/*
+ * The op history of the lab kit's window dump (tests/lab/README.md): every op completed
+ * in the last second, up to 20000; set before anything else when simulating a capture.
+ */
+#define VALIDATE_N_WINDOW_SETS 2
+extern const char *const validate_window_sets[VALIDATE_N_WINDOW_SETS];
+
 /* Relative error (sim - real) / |real|; 0 when both are 0, +-INFINITY when only real is 0. */
 double validate_rel_error(double sim, double real);
 /* Two-sample Kolmogorov-Smirnov distance sup |F_a - F_b| of two ascending samples. */

@@ -20,8 +20,8 @@
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
  *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
  *    to the committed txcs: they compete for cores but are off the commit path.
- * Simplifications: no RocksDB compaction/memtable flush, no BlueFS log, no
- * allocator fragmentation; a 4 KiB-aligned write never needs a read.
+ * Simplifications: RocksDB flush/compaction is CPU only (no device I/O, no
+ * write stalls), no BlueFS log, no allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
 #include <math.h>
 #include <string.h>
@@ -41,6 +41,7 @@ void bluestore_init(struct bluestore *bs, struct osd *o)
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
     cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
+    /* bluestore_rocksdb_options max_background_compactions=2 (Pacific default) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)o->c->spec.ceph.bluestore_throttle_bytes);
 }
@@ -186,16 +187,6 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     nvme_submit(bs->dev, NVME_WRITE, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
 }
 
-static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns);
-
-static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
-{
-    struct bluestore *bs = obj;
-    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
-    lat_sum_add(&bs->perf.kv_flush_lat, sim_now(s) - bs->t_phase);
-    kv_submit(s, th, bs, 0);
-}
-
 /* kv_sync after the flush: submit each txc to RocksDB; syscall_ns is CPU the
    flush cost the thread when it was only a syscall. */
 static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
@@ -203,6 +194,14 @@ static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs
     struct cluster *c = bs_cluster(bs);
     double cost = c->spec.cost.bluestore_kv_sync_us + bs->batch_n * c->spec.cost.bluestore_kv_submit_us;
     cpu_exec(th, stage_cost(c, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
+}
+
+static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
+    lat_sum_add(&bs->perf.kv_flush_lat, sim_now(s) - bs->t_phase);
+    kv_submit(s, th, bs, 0);
 }
 
 /* One _kv_sync_thread iteration: take the whole queue, flush, submit, sync. */
@@ -222,16 +221,14 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     if (bs->aios_since_flush && !bs->dev->p.plp) {
         bs->aios_since_flush = false;
         nvme_submit(bs->dev, NVME_FLUSH, 0, kv_flushed, bs, (uint64_t)(uintptr_t)th);
-    } else if (bs->aios_since_flush) {
-        /* no volatile write cache: bdev->flush() is an fdatasync the kernel
-           completes at once, i.e. CPU on this thread */
-        bs->aios_since_flush = false;
-        lat_sum_add(&bs->perf.kv_flush_lat, (sim_time_t)(bs->dev->p.flush_syscall_us * 1e3));
-        kv_submit(s, th, bs, (sim_time_t)(bs->dev->p.flush_syscall_us * 1e3));
-    } else {
-        lat_sum_add(&bs->perf.kv_flush_lat, 0);
-        kv_submit(s, th, bs, 0);
+        return;
     }
+    /* no volatile write cache: bdev->flush() is an fdatasync the kernel
+       completes at once, i.e. CPU on this thread (none when nothing was written) */
+    sim_time_t syscall_ns = bs->aios_since_flush ? (sim_time_t)(bs->dev->p.flush_syscall_us * 1e3) : 0;
+    bs->aios_since_flush = false;
+    lat_sum_add(&bs->perf.kv_flush_lat, syscall_ns);
+    kv_submit(s, th, bs, syscall_ns);
 }
 
 /* ---- aio ---- */

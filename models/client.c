@@ -36,8 +36,6 @@
 #include "err.h"
 #include "replay.h"
 
-#define MSG_HEADER_BYTES 320 /* MOSDOp front + msgr2 frame [est] */
-#define REPLY_BYTES 220
 #define MAP_UPDATE_BYTES 64
 
 static inline struct cluster *cl_cluster(const struct client *cl) { return cl->c; }
@@ -116,10 +114,7 @@ static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint6
     /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
     struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
     cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
-    if (w->job)
-        fio_issue_item(s, th, w, 0);
-    else
-        cpu_thread_release(th); /* a replay port's worker (replay.c) issues nothing itself */
+    fio_issue_item(s, th, w, 0);
 }
 
 static void fio_issue_later(struct sim *s, void *obj, uint64_t arg)
@@ -129,13 +124,28 @@ static void fio_issue_later(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 
-/* Issue I/Os until iodepth are in flight; runs on the fio thread, which it releases. */
+/* A new I/O of w, counted as issued and in flight (its offset is the caller's). */
+static struct fio_io *io_start(struct fio_worker *w, int ddir, uint64_t len, sim_time_t now)
+{
+    struct fio_io *io = pool_get(&w->cl->c->io_pool);
+    io->w = w;
+    io->ddir = ddir;
+    io->len = len;
+    io->t_issue = now;
+    w->issued++;
+    w->bytes_issued += len;
+    w->inflight++;
+    return io;
+}
+
+/* Issue I/Os until iodepth are in flight; runs on the fio thread, which it
+   releases.  A replay port's worker (no job, replay.c) issues nothing itself. */
 static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct fio_worker *w = obj;
     struct cluster *c = w->cl->c;
     const struct fio_job *j = w->job;
-    if (w->inflight >= j->iodepth || worker_limit_reached(w) || w->next_rate_t) {
+    if (!j || w->inflight >= j->iodepth || worker_limit_reached(w) || w->next_rate_t) {
         cpu_thread_release(th);
         return;
     }
@@ -156,15 +166,9 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
         cpu_thread_release(th);
         return;
     }
-    struct fio_io *io = pool_get(&c->io_pool);
-    io->w = w;
-    io->ddir = pick_ddir(w);
-    io->len = pick_bs(w, io->ddir);
+    int ddir = pick_ddir(w);
+    struct fio_io *io = io_start(w, ddir, pick_bs(w, ddir), now);
     pick_offset(w, io);
-    io->t_issue = now;
-    w->issued++;
-    w->bytes_issued += io->len;
-    w->inflight++;
     cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
 }
 
@@ -187,15 +191,6 @@ static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
         cluster_account_stages(c, io);
 }
 
-static void fio_completed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct fio_worker *w = obj;
-    if (w->job)
-        fio_issue_item(s, th, w, 0);
-    else
-        cpu_thread_release(th);
-}
-
 static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
@@ -210,7 +205,7 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
         replay_io_done(w, io, now);
     w->inflight--;
     pool_put(&c->io_pool, io);
-    cpu_exec(th, c->spec.cost.fio_complete_us, fio_completed, w, 0);
+    cpu_exec(th, c->spec.cost.fio_complete_us, fio_issue_item, w, 0);
 }
 
 static void io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop)
@@ -421,7 +416,7 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
     struct image *img = &cl->c->image;
     /* Striper: one object request per object extent */
     uint64_t off = io->offset, end = io->offset + io->len;
-    io->parts = (uint32_t)((end - 1) / img->object_size - off / img->object_size + 1);
+    bool writearound = cl->c->spec.ceph.rbd_cache && !cl->c->spec.ceph.rbd_cache_writethrough_until_flush;
     while (off < end) {
         uint64_t objno = off / img->object_size;
         uint64_t obj_off = off % img->object_size;
@@ -433,7 +428,6 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
         rop->len = len;
         rop->ios = io;
         off += len;
-        bool writearound = cl->c->spec.ceph.rbd_cache && !cl->c->spec.ceph.rbd_cache_writethrough_until_flush;
         if (rop->kind == RADOS_WRITE && writearound &&
             cl->writearound_bytes + len <= (uint64_t)cl->c->spec.ceph.rbd_cache_max_dirty) {
             /* WriteAroundObjectDispatch::handle_write: acknowledged now, sent anyway */
@@ -462,7 +456,9 @@ static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uin
 {
     struct fio_io *io = obj;
     struct cluster *c = io->w->cl->c;
+    /* the Striper's object extents: one rados op each (librbd_dispatched) */
     uint64_t parts = (io->offset % c->image.object_size + io->len + c->image.object_size - 1) / c->image.object_size;
+    io->parts = (uint32_t)parts;
     double cost = c->spec.cost.librbd_dispatch_us + parts * c->spec.cost.objecter_submit_us;
     cpu_exec(th, cost, librbd_dispatched, io, 0);
 }
@@ -676,17 +672,9 @@ static void replay_issue_item(struct sim *s, struct cpu_thread *th, void *obj, u
 
 struct fio_io *client_issue_io(struct fio_worker *w, int ddir, uint64_t offset, uint64_t len)
 {
-    struct cluster *c = w->cl->c;
     SIM_ASSERT(!w->job && len > 0);
-    struct fio_io *io = pool_get(&c->io_pool);
-    io->w = w;
-    io->ddir = ddir;
+    struct fio_io *io = io_start(w, ddir, len, sim_now(w->cl->c->s));
     io->offset = offset;
-    io->len = len;
-    io->t_issue = sim_now(c->s);
-    w->issued++;
-    w->bytes_issued += len;
-    w->inflight++;
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, replay_issue_item, io, 0);
     return io;
 }

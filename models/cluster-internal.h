@@ -18,6 +18,10 @@ struct cluster;
 struct osd;
 struct client;
 
+/* message sizes both ends of a client op use */
+#define MSG_HEADER_BYTES 320   /* MOSDOp front + msgr2 frame [est], ceph-model.md 3.5 */
+#define REPLY_BYTES 220        /* MOSDOpReply / MOSDRepOpReply [est] */
+
 /* ---- objects and images ---- */
 
 /* Per RADOS object of an image: OSD-side truth, the primary's object context,

@@ -372,6 +372,7 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
 
 struct sim *cluster_sim(struct cluster *c) { return c->s; }
 uint32_t cluster_n_osds(const struct cluster *c) { return c->n_osds; }
+int64_t cluster_wall_epoch_ns(const struct cluster *c) { return c->spec.wall_epoch_ns; }
 const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd) { return &c->osds[osd].perf; }
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd) { return &c->osds[osd].bs.perf; }
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }

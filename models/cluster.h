@@ -103,6 +103,8 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
 /* Results (owned by c; valid until cluster_destroy). */
 struct sim *cluster_sim(struct cluster *c);
 uint32_t cluster_n_osds(const struct cluster *c);
+/* The spec's wall_epoch_ns: the wall-clock instant simulated t=0 stands for in dumps. */
+int64_t cluster_wall_epoch_ns(const struct cluster *c);
 const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd);
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd);
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd);

@@ -165,14 +165,16 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->name = name;
     p->n_threads = n_threads;
     p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
-    SIM_ASSERT(n_threads <= 256 && h->n_pools < 4096);
+    /* a thread's stream id: host | the pool's creation order on it | thread */
+    enum { THREAD_BITS = 8, POOL_BITS = 12 };
+    SIM_ASSERT(n_threads <= 1u << THREAD_BITS && h->n_pools < 1u << POOL_BITS);
     uint32_t pool_seq = h->n_pools++;
     for (uint32_t i = 0; i < n_threads; i++) {
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
-        /* identity: host, the pool's creation order on it, the thread */
-        p->threads[i].rng = sim_rng(h->s, "cpu-thread", (h->p.index << 20) | (pool_seq << 8) | i, "work");
+        uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) | pool_seq << THREAD_BITS | i;
+        p->threads[i].rng = sim_rng(h->s, "cpu-thread", id, "work");
     }
 }
 

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "err.h"
+#include "jsonu.h"
 
 #define FIO_LIST_MAX 20 /* FIO_IO_U_LIST_MAX_LEN */
 #define N2S_LEN 64      /* num2str output buffers */
@@ -45,11 +46,7 @@ static void add_int(cJSON *o, const char *key, uint64_t v)
 /* fio json_object_add_value_float: "%f" text, value kept in valuedouble. */
 static void add_float(cJSON *o, const char *key, double v)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%f", v);
-    cJSON *it = cJSON_CreateRaw(buf);
-    it->valuedouble = v;
-    cJSON_AddItemToObject(o, key, it);
+    jsonu_add_fixed(o, key, "%f", v)->valuedouble = v;
 }
 
 double fioout_num(const cJSON *item)
@@ -116,6 +113,15 @@ static bool sample_stats(const double *x, uint32_t n, uint64_t *min, uint64_t *m
     *mean = m;
     *dev = n > 1 ? sqrt(ss / (n - 1.0)) : 0;
     return true;
+}
+
+/* convert_agg_kbytes_percent: a job's mean KiB/s as % of its group's aggregate B/s (100 if tiny). */
+static double agg_percent(double mean_kib, uint64_t agg)
+{
+    if (agg <= 1024)
+        return 100.0;
+    double p = (double)(int)mean_kib * 100.0 / ((double)agg / 1024.0);
+    return p > 100.0 ? 100.0 : p;
 }
 
 /* ---- groups (show_run_stats) ---- */
@@ -403,13 +409,8 @@ static void ddir_json(cJSON *parent, const char *name, const struct fio_ddir_sta
 
     uint64_t min, max;
     double mean, dev, p_of_agg = 0;
-    if (sample_stats(d->bw_kib_samples, d->n_samples, &min, &max, &mean, &dev)) {
-        p_of_agg = 100.0;
-        if (agg > 1024) {
-            p_of_agg = (double)(int)mean * 100.0 / ((double)agg / 1024.0);
-            p_of_agg = p_of_agg > 100.0 ? 100.0 : p_of_agg;
-        }
-    }
+    if (sample_stats(d->bw_kib_samples, d->n_samples, &min, &max, &mean, &dev))
+        p_of_agg = agg_percent(mean, agg);
     add_int(o, "bw_min", min);
     add_int(o, "bw_max", max);
     add_float(o, "bw_agg", p_of_agg);
@@ -625,11 +626,7 @@ static void show_ddir(FILE *f, const struct fio_job_result *j, int d, const stru
     double mean, dev;
     if (sample_stats(s->bw_kib_samples, s->n_samples, &min, &max, &mean, &dev)) {
         const char *unit = "KiB";
-        double p_of_agg = 100.0;
-        if (rs->agg[d] > 1024) {
-            p_of_agg = (double)(int)mean * 100.0 / ((double)rs->agg[d] / 1024.0);
-            p_of_agg = p_of_agg > 100.0 ? 100.0 : p_of_agg;
-        }
+        double p_of_agg = agg_percent(mean, rs->agg[d]);
         if (mean > 1024.0 * 1024.0) {
             min /= 1024, max /= 1024, mean /= 1024.0, dev /= 1024.0;
             unit = "MiB";

@@ -38,9 +38,7 @@
 #include "cluster-internal.h"
 #include "err.h"
 
-#define MSG_HEADER_BYTES 320   /* MOSDOp front + msgr2 frame [est], ceph-model.md 3.5 */
 #define REPOP_EXTRA_BYTES 900  /* MOSDRepOp: txn encoding, OI/SnapSet attrs, log entry [est] */
-#define REPLY_BYTES 220        /* MOSDOpReply / MOSDRepOpReply [est] */
 
 static inline struct cluster *op_cluster(const struct osd_op *op) { return op->osd->c; }
 static inline struct sim *op_sim(const struct osd_op *op) { return op->osd->c->s; }
@@ -49,6 +47,15 @@ static void track(struct osd_op *op, const char *event)
 {
     if (op->osd->c->spec.ceph.osd_enable_op_tracker)
         optrack_mark(&op->track, event, sim_now(op_sim(op)));
+}
+
+/* An event of issue_repop's commit path (mark_sub_op_sent, op_commit,
+   sub_op_commit_rec, commit_sent): record_write_error's log-only update
+   (MOSDPGUpdateLogMissing) marks none of them. */
+static void track_commit_path(struct osd_op *op, const char *event)
+{
+    if (!op->error)
+        track(op, event);
 }
 
 /* ---- messenger ---- */
@@ -371,16 +378,17 @@ static void rq_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg
 /* PG::requeue_ops -> enqueue_front: the waiters go ahead of newer ops of the
    PG, in FIFO order; under WPQ at the front of the client class, under mClock
    in the immediate queue. */
-static void requeue_ops(struct sim *s, struct sim_waiter *w)
+static void requeue_ops(struct sim *s, struct osd *o, struct sim_waiter *w)
 {
+    enum cpu_prio prio = o->c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK ? CPU_PRIO_FRONT : CPU_PRIO_FRONT_NORMAL;
     while (w) {
         struct sim_waiter *next = w->next;
         struct osd_op *op = w->obj;
-        op->osd->perf.requeues++;
+        SIM_ASSERT(op->osd == o); /* an object's context lives on its primary */
+        o->perf.requeues++;
         op->requeued = true;
         rq_push(op->pg, op);
-        bool mclock = op->osd->c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK;
-        cpu_pool_submit(op_shard(op), mclock ? CPU_PRIO_FRONT : CPU_PRIO_FRONT_NORMAL, rq_run, op->pg, 0);
+        cpu_pool_submit(op_shard(op), prio, rq_run, op->pg, 0);
         sim_waiter_put(s, w);
         w = next;
     }
@@ -399,7 +407,7 @@ static void obj_unlock(struct osd_op *op)
     }
     struct waitlist woken = {0};
     rwlockq_release_take(&op->obj->lock, &woken);
-    requeue_ops(op_sim(op), woken.head);
+    requeue_ops(op_sim(op), op->osd, woken.head);
 }
 
 static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
@@ -496,10 +504,8 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         msgr_send(c, osd_worker(o, peer->id), o->host, peer->host, rep->bytes + REPOP_EXTRA_BYTES,
                   osd_repop_delivered, rep, 0);
     }
-    /* mark_sub_op_sent only when there are replicas, and not on the error path
-       (record_write_error replicates with MOSDPGUpdateLogMissing) */
-    if (c->spec.pool_size > 1 && !op->error)
-        track(op, cluster_subops_event(c, op->pg->pgid));
+    if (c->spec.pool_size > 1) /* mark_sub_op_sent only when there are replicas */
+        track_commit_path(op, cluster_subops_event(c, op->pg->pgid));
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
     bluestore_queue_transaction(&o->bs, th, op, op->log_only ? 0 : op->bytes, op_local_submitted);
@@ -560,8 +566,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
               client_reply_delivered, op->rop, 0);
-    if (!op->error)
-        track(op, "commit_sent");
+    track_commit_path(op, "commit_sent");
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
     if (op->error) {
@@ -596,8 +601,7 @@ static void op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *o
 static void op_local_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (!op->error)
-        track(op, "op_commit");
+    track_commit_path(op, "op_commit");
     op->t_op_commit = sim_now(s);
     op_commit_one(s, th, op);
 }
@@ -638,8 +642,7 @@ void osd_txc_committed(struct osd *o, struct osd_op *op)
 static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (!op->error)
-        track(op, "sub_op_commit_rec");
+    track_commit_path(op, "sub_op_commit_rec");
     op->t_last_sub_commit = sim_now(s);
     op_commit_one(s, th, op);
 }
@@ -694,12 +697,11 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct osd *o = rep->osd;
     struct osd_op *primary = rep->primary_op;
     struct pg_local *pg = rep->pg;
-    /* the replica's milestones travel back with its reply (for the waterfall) */
-    if (sim_now(s) >= primary->t_rep[2]) {
-        primary->t_rep[0] = rep->t_recv;
-        primary->t_rep[1] = rep->t_dequeue;
-        primary->t_rep[2] = sim_now(s);
-    }
+    /* the replica's milestones travel back with its reply (for the waterfall);
+       the last replica to commit overwrites the earlier ones */
+    primary->t_rep[0] = rep->t_recv;
+    primary->t_rep[1] = rep->t_dequeue;
+    primary->t_rep[2] = sim_now(s);
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
     msgr_send(c, osd_worker(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
               osd_repop_reply_delivered, primary, o->id);

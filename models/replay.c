@@ -97,35 +97,26 @@ int replay_trace_from_ops(struct replay_trace *tr, const struct trace_ops *ops, 
     return 0;
 }
 
-static int cmp_io(const void *a, const void *b)
+/* qsort is not stable: sort (time, recorded index) pairs */
+struct tagged_io {
+    struct replay_io io;
+    size_t idx;
+};
+
+static int cmp_tagged(const void *a, const void *b)
 {
-    const struct replay_io *x = a, *y = b;
-    return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+    const struct tagged_io *x = a, *y = b;
+    if (x->io.t_ns != y->io.t_ns)
+        return x->io.t_ns > y->io.t_ns ? 1 : -1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 void replay_trace_sort(struct replay_trace *tr)
 {
-    /* qsort is not stable: sort (time, index) pairs through a tagged copy */
-    struct tagged {
-        struct replay_io io;
-        size_t idx;
-    } *t = sim_xcalloc(tr->n ? tr->n : 1, sizeof *t);
+    struct tagged_io *t = sim_xcalloc(tr->n ? tr->n : 1, sizeof *t);
     for (size_t i = 0; i < tr->n; i++)
-        t[i] = (struct tagged){tr->ios[i], i};
-    qsort(t, tr->n, sizeof *t, cmp_io); /* tagged starts with the io: compares its time */
-    /* restore recorded order inside runs of equal times */
-    for (size_t i = 0; i < tr->n;) {
-        size_t j = i + 1;
-        while (j < tr->n && t[j].io.t_ns == t[i].io.t_ns)
-            j++;
-        for (size_t a = i + 1; a < j; a++) /* insertion sort by idx: runs are short */
-            for (size_t b = a; b > i && t[b - 1].idx > t[b].idx; b--) {
-                struct tagged x = t[b];
-                t[b] = t[b - 1];
-                t[b - 1] = x;
-            }
-        i = j;
-    }
+        t[i] = (struct tagged_io){tr->ios[i], i};
+    qsort(t, tr->n, sizeof *t, cmp_tagged);
     for (size_t i = 0; i < tr->n; i++)
         tr->ios[i] = t[i].io;
     free(t);
@@ -175,7 +166,6 @@ struct replay_req {
     uint64_t tag;
     int ddir;
     uint64_t offset, len;
-    sim_time_t t_issue;
 };
 
 struct replay_port {
@@ -231,7 +221,6 @@ static void req_issue(struct sim *s, void *obj, uint64_t arg)
 {
     struct replay_req *r = obj;
     struct replay_port *p = r->p;
-    r->t_issue = sim_now(s);
     r->io = client_issue_io(&p->w, r->ddir, r->offset, r->len);
     uint32_t h = io_hash(p, r->io);
     r->next = p->bucket[h];
@@ -267,10 +256,9 @@ void replay_io_done(struct fio_worker *w, struct fio_io *io, sim_time_t now)
     *pp = r->next;
     p->inflight--;
     uint64_t tag = r->tag;
-    sim_time_t t_issue = r->t_issue;
     pool_put(&p->reqs, r);
     if (p->done)
-        p->done(p->ctx, tag, t_issue, now);
+        p->done(p->ctx, tag, io->t_issue, now); /* client_issue_io stamped it: the port's issue time */
 }
 
 /* ------------------------------------------------------------------ a whole replay */
@@ -295,7 +283,7 @@ static void submit_next(struct run_ctx *x, sim_time_t at)
 static sim_time_t arrival(const struct run_ctx *x, size_t i)
 {
     double dt = (double)(x->tr->ios[i].t_ns - x->t0);
-    if (x->o->speed > 0 && x->o->speed != 1)
+    if (x->o->speed > 0)
         dt /= x->o->speed;
     return (sim_time_t)llround(dt);
 }

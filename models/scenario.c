@@ -561,7 +561,8 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     if (gov == CPU_GOV_PERFORMANCE)
         p->idle_clock_ghz = p->max_clock_ghz;
     p->governor_up_util = 0.8; /* cpufreq ondemand up_threshold 80 % */
-    /* the EWMA reaches up_util of a step load after ramp_us: tau = ramp / ln(1 / (1 - up)) */
+    /* the EWMA reaches up_util of a step load after ramp_us: tau = ramp / ln(1 / (1 - up));
+       a profile without a ramp: about one cpufreq sampling period, 10 ms [est] */
     p->util_window_us = (g && g->ramp_us > 0 ? g->ramp_us : 10000) / log(1 / (1 - p->governor_up_util));
     p->wake_us = sc->cost.thread_wake_us;
     p->work_cv = sc->cost.cpu_work_cv;
@@ -607,7 +608,8 @@ void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out)
         .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
         .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
         .plp = nv->plp, .flush_latency_us = nv->flush_latency_us,
-        .flush_syscall_us = nv->plp ? nv->flush_latency_us : 2,
+        /* read only for PLP drives, whose profile flush latency is the fdatasync syscall */
+        .flush_syscall_us = nv->flush_latency_us,
         .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
     /* measured shapes, when the profile has percentile tables */
     struct sim_err e2;

@@ -29,6 +29,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "sweep.h"
+#include "wallclock.h"
 
 #define TINY_SETS "\"sim.duration_s\": 0.05, \"sim.warmup_s\": 0.01, \"cluster.hosts\": 2, " \
                   "\"cluster.osds_per_host\": 1, \"pool.size\": 2, \"pool.pg_num\": 16"
@@ -40,13 +41,6 @@ struct fixture {
     double clean_s; /* wall time of the clean sweep */
     int total;      /* runs of the grid */
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Run `cephsim sweep GRID --db DB -j J [extra]` in a child of its own process group. */
 static pid_t spawn_sweep(const char *grid, const char *db, const char *jobs, const char *shard)
@@ -160,10 +154,10 @@ static int group_setup(void **state)
                         " \"axes\": {\"fio.iodepth\": [1, 2, 4, 8, 16], \"cluster.nic\": [\"10gbase-t\", \"25gbe\", "
                         "\"100gbe\"]}, \"replications\": 2}\n");
     f->total = 5 * 3 * 2;
-    double t0 = now_s();
+    double t0 = wallclock_s();
     if (wait_exit(spawn_sweep(f->grid, f->clean, "2", NULL)) != 0)
         return -1;
-    f->clean_s = now_s() - t0;
+    f->clean_s = wallclock_s() - t0;
     *state = f;
     return 0;
 }

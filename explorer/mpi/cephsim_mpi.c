@@ -23,7 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "sweep.h"
+#include "wallclock.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3 };
 
@@ -39,36 +41,33 @@ static int mpi_send(void *ctx, int w, const char *line)
     return 0;
 }
 
-static double now_s(void)
+/* Receive the message st announced (MPI_Probe/MPI_Iprobe) as a NUL-terminated line (malloc'd). */
+static char *recv_probed(const MPI_Status *st)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    int n;
+    MPI_Get_count(st, MPI_CHAR, &n);
+    char *buf = sim_xcalloc((size_t)n + 1, 1);
+    MPI_Recv(buf, n, MPI_CHAR, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return buf;
 }
 
 /* Probe for a result until the timeout, watching stop_fd (SIGINT/SIGTERM on rank 0). */
 static int mpi_recv(void *ctx, int stop_fd, int *w, char **line, double timeout_s)
 {
-    double end = now_s() + timeout_s;
+    double end = wallclock_s() + timeout_s;
     for (;;) {
         int flag = 0;
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
         if (flag) {
-            int n;
-            MPI_Get_count(&st, MPI_CHAR, &n);
-            char *buf = calloc((size_t)n + 1, 1);
-            if (!buf)
-                return -ENOMEM;
-            MPI_Recv(buf, n, MPI_CHAR, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             *w = st.MPI_SOURCE - 1;
-            *line = buf;
+            *line = recv_probed(&st);
             return 1;
         }
         struct pollfd pf = {.fd = stop_fd, .events = POLLIN};
         if (stop_fd >= 0 && poll(&pf, 1, 0) > 0)
             return -EINTR;
-        if (now_s() >= end)
+        if (wallclock_s() >= end)
             return 0;
         struct timespec nap = {0, 500000}; /* 0.5 ms: cheap next to a run */
         nanosleep(&nap, NULL);
@@ -85,13 +84,8 @@ static void worker_loop(void)
 {
     for (;;) {
         MPI_Status st;
-        int n;
         MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_CHAR, &n);
-        char *buf = calloc((size_t)n + 1, 1);
-        if (!buf)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        MPI_Recv(buf, n, MPI_CHAR, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        char *buf = recv_probed(&st);
         if (st.MPI_TAG == TAG_STOP) {
             free(buf);
             return;

@@ -32,6 +32,7 @@
 #include "cluster.h"
 #include "jsonu.h"
 #include "scenario.h"
+#include "wallclock.h"
 
 #define MAX_SETS 64
 #define MAX_DURATIONS 8
@@ -44,13 +45,6 @@ struct bench_opts {
     const char *sets[MAX_SETS];
     int n_sets;
 };
-
-static double wall_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* A "VmHWM:  1234 kB" line of /proc/self/status, in kB (0 if absent). */
 static long proc_status_kb(const char *key)
@@ -129,9 +123,9 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
         return err->code ? err->code : -EINVAL;
     }
     uint64_t ev0 = sim_events(cluster_sim(c));
-    double t0 = wall_now();
+    double t0 = wallclock_s();
     cluster_run(c, NULL, NULL);
-    r->wall_s = wall_now() - t0;
+    r->wall_s = wallclock_s() - t0;
     r->sim_s = (double)spec.duration_ns / 1e9;
     r->events = (double)(sim_events(cluster_sim(c)) - ev0);
     r->ops = 0;

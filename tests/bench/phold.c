@@ -14,6 +14,7 @@
 #include <getopt.h>
 
 #include "sim.h"
+#include "wallclock.h"
 
 struct phold {
     uint64_t *rng;  /* one splitmix64 state per LP */
@@ -56,13 +57,6 @@ static void phold_event(struct sim *s, void *obj, uint64_t lp)
         sim_schedule_at(s, t, phold_event, p, dest);
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     uint32_t n = 1000, e = 1;
@@ -103,9 +97,9 @@ int main(int argc, char **argv)
             if (t < p.t_end)
                 sim_schedule_at(s, t, phold_event, &p, i);
         }
-    double t0 = now_s();
+    double t0 = wallclock_s();
     sim_run(s, SIM_TIME_MAX);
-    double t1 = now_s();
+    double t1 = wallclock_s();
     printf("phold config=%s lps=%u epl=%u events=%llu checksum=%llu run_s=%.4f events_per_s=%.0f\n",
            config, n, e, (unsigned long long)p.committed, (unsigned long long)p.checksum, t1 - t0,
            (double)p.committed / (t1 - t0));

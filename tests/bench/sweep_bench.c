@@ -18,13 +18,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "wallclock.h"
 
 /* Seconds to sweep the grid with j workers into a fresh database (the sweep runs in a child). */
 static double sweep_once(const char *dir, const char *grid, int j)
@@ -34,7 +28,7 @@ static double sweep_once(const char *dir, const char *grid, int j)
     unlink(db);
     snprintf(js, sizeof js, "%d", j);
     fflush(stdout); /* or the child's first flush prints our buffer again */
-    double t0 = now_s();
+    double t0 = wallclock_s();
     pid_t pid = fork();
     if (pid == 0) {
         char *argv[] = {"sweep", (char *)grid, "--db", db, "-j", js, "--quiet", NULL};
@@ -42,7 +36,7 @@ static double sweep_once(const char *dir, const char *grid, int j)
     }
     int st;
     waitpid(pid, &st, 0);
-    double el = now_s() - t0;
+    double el = wallclock_s() - t0;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fprintf(stderr, "sweep_bench: the sweep with -j %d failed\n", j);
         exit(1);
