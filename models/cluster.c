@@ -95,7 +95,8 @@ static void place_pgs(struct cluster *c)
         }
         /* Ceph prints the replicas as a sorted set ("waiting for subops from 1,2") */
         uint32_t rep[16];
-        uint32_t nr = size - 1 < 16 ? size - 1 : 16;
+        SIM_ASSERT(size - 1 <= 16); /* pool.size is at most 10 */
+        uint32_t nr = size - 1;
         for (uint32_t r = 0; r < nr; r++)
             rep[r] = acting[r + 1];
         for (uint32_t a = 1; a < nr; a++)

@@ -746,8 +746,9 @@ static int parse_pct(const cJSON *root, const char *key, struct hw_pct_point *pt
         if (!a || !cJSON_IsNumber(a) || !cJSON_IsNumber(a->next))
             return sim_errf(err, -EINVAL, "%s: %s[%d]: expected [percentile, us]", file, key, i);
         double pct = a->valuedouble, us = a->next->valuedouble;
-        if (!(pct > 0 && pct <= 100))
-            return sim_errf(err, -ERANGE, "%s: %s[%d][0]: %g is out of range (0, 100]", file, key,
+        /* (0, 100): what dist_empirical takes (p100 has no tail to extrapolate) */
+        if (!(pct > 0 && pct < 100))
+            return sim_errf(err, -ERANGE, "%s: %s[%d][0]: %g is out of range (0, 100)", file, key,
                             i, pct);
         if (!(us > 0 && us <= 1e7))
             return sim_errf(err, -ERANGE, "%s: %s[%d][1]: %g is out of range (0, 1e+07] us", file,

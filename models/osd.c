@@ -254,6 +254,8 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
         op->bytes = (uint32_t)(rop->img->object_size + rop->len + rop->copyup_extra);
     struct optrack_op *t = &op->track;
     t->kind = OPTRACK_OSD_OP;
+    /* descriptions as a fresh cluster prints them: global ids in the low
+       thousands (client.4835 in the lab captures), the first pool after .mgr is 2 */
     t->client = 4100 + rop->cl->id;
     t->tid = rop->tid;
     t->pool = 2;

@@ -582,6 +582,8 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     }
 }
 
+_Static_assert(HWPROFILE_PCT_MAX <= DIST_EMPIRICAL_MAX - 2, "a profile's table fits an empirical distribution");
+
 /* A profile's percentile table as an empirical distribution (equal
    consecutive percentiles, as fio prints at its resolution, are merged). */
 static int pct_dist(struct dist *d, const struct hw_pct_point *pts, int n, struct sim_err *err)
@@ -611,14 +613,21 @@ void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out)
         /* read only for PLP drives, whose profile flush latency is the fdatasync syscall */
         .flush_syscall_us = nv->flush_latency_us,
         .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
-    /* measured shapes, when the profile has percentile tables */
-    struct sim_err e2;
-    if (nv->n_write_pct && pct_dist(&out->write_dist, nv->write_pct, nv->n_write_pct, &e2) == 0)
+    /* measured shapes, when the profile has percentile tables (hwprofile_load
+       admits only tables dist_empirical takes: it cannot fail here) */
+    struct sim_err e2 = {0};
+    if (nv->n_write_pct) {
+        SIM_ASSERT(pct_dist(&out->write_dist, nv->write_pct, nv->n_write_pct, &e2) == 0);
         out->write_shape = true;
-    if (nv->n_read_pct && pct_dist(&out->read_dist, nv->read_pct, nv->n_read_pct, &e2) == 0)
+    }
+    if (nv->n_read_pct) {
+        SIM_ASSERT(pct_dist(&out->read_dist, nv->read_pct, nv->n_read_pct, &e2) == 0);
         out->read_shape = true;
-    if (nv->n_flush_pct && pct_dist(&out->flush_dist, nv->flush_pct, nv->n_flush_pct, &e2) == 0)
+    }
+    if (nv->n_flush_pct) {
+        SIM_ASSERT(pct_dist(&out->flush_dist, nv->flush_pct, nv->n_flush_pct, &e2) == 0);
         out->flush_shape = true;
+    }
 }
 
 void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, double loopback_us,

@@ -242,6 +242,9 @@ static void malformed_profiles_give_file_and_path(void **state)
     assert_string_equal(load_err(HWPROFILE_NVME, FIX "nvme-bad-pct.json", &err),
                         FIX "nvme-bad-pct.json: write_latency_pct_us[1][0]: percentiles must "
                             "increase (40 after 50)");
+    /* p100 would be dropped by the empirical distribution: refused here, not ignored later */
+    assert_string_equal(load_err(HWPROFILE_NVME, FIX "nvme-pct-100.json", &err),
+                        FIX "nvme-pct-100.json: write_latency_pct_us[1][0]: 100 is out of range (0, 100)");
     assert_has(load_err(HWPROFILE_CPU, FIX "cpu-bad-cstate.json", &err),
                FIX "cpu-bad-cstate.json: cstates[1].exit_latency_us: -5 is out of range "
                    "[0, 100000]");
