@@ -10,10 +10,10 @@
 #include "db.h"
 
 #include "files.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,29 +145,6 @@ static int exec(struct db *db, const char *sql, struct sim_err *err)
     return 0;
 }
 
-/* A growable SQL string. */
-struct sbuf {
-    char *s;
-    size_t len, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (b->len + (size_t)n + 1 > b->cap) {
-        b->cap = (b->len + (size_t)n + 1) * 2;
-        b->s = sim_xrealloc(b->s, b->cap, 1);
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;\n"
     "CREATE TABLE IF NOT EXISTS sweeps(\n"
@@ -207,13 +184,13 @@ static const char schema_sql[] =
 
 static int create_metrics_table(struct db *db, struct sim_err *err)
 {
-    struct sbuf b = {0};
-    sb_add(&b, "CREATE TABLE IF NOT EXISTS metrics(\n  point_id TEXT NOT NULL,\n  replication INTEGER NOT NULL,\n"
-               "  direction TEXT NOT NULL,\n");
+    struct strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "CREATE TABLE IF NOT EXISTS metrics(\n  point_id TEXT NOT NULL,\n  replication INTEGER NOT NULL,\n"
+                      "  direction TEXT NOT NULL,\n");
     for (const struct db_metric *m = db_metric_table; m->name; m++)
-        sb_add(&b, "  %s REAL,\n", m->name);
-    sb_add(&b, "  summary_json TEXT NOT NULL,\n  PRIMARY KEY (point_id, replication),\n"
-               "  FOREIGN KEY (point_id, replication) REFERENCES runs ON DELETE CASCADE) STRICT, WITHOUT ROWID;");
+        strbuf_printf(&b, "  %s REAL,\n", m->name);
+    strbuf_printf(&b, "  summary_json TEXT NOT NULL,\n  PRIMARY KEY (point_id, replication),\n"
+                      "  FOREIGN KEY (point_id, replication) REFERENCES runs ON DELETE CASCADE) STRICT, WITHOUT ROWID;");
     int rc = exec(db, b.s, err);
     free(b.s);
     return rc;
@@ -271,15 +248,15 @@ static int prepare_statements(struct db *db, struct sim_err *err)
         "  finished_at = excluded.finished_at WHERE runs.status <> 'done'";
     if (sqlite3_prepare_v3(db->h, run_upsert, -1, SQLITE_PREPARE_PERSISTENT, &db->run_upsert, NULL) != SQLITE_OK)
         return sql_err(db, err, "prepare runs upsert");
-    struct sbuf b = {0};
-    sb_add(&b, "INSERT INTO metrics(point_id, replication, direction");
+    struct strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "INSERT INTO metrics(point_id, replication, direction");
     int n = 3;
     for (const struct db_metric *m = db_metric_table; m->name; m++, n++)
-        sb_add(&b, ", %s", m->name);
-    sb_add(&b, ", summary_json) VALUES (?");
+        strbuf_printf(&b, ", %s", m->name);
+    strbuf_printf(&b, ", summary_json) VALUES (?");
     for (int i = 1; i <= n; i++)
-        sb_add(&b, ", ?");
-    sb_add(&b, ") ON CONFLICT(point_id, replication) DO NOTHING");
+        strbuf_printf(&b, ", ?");
+    strbuf_printf(&b, ") ON CONFLICT(point_id, replication) DO NOTHING");
     int rc = sqlite3_prepare_v3(db->h, b.s, -1, SQLITE_PREPARE_PERSISTENT, &db->metric_insert, NULL);
     free(b.s);
     if (rc != SQLITE_OK)
@@ -518,18 +495,18 @@ static void bind_json_value(sqlite3_stmt *st, int i, const cJSON *v)
 int db_add_points(struct db *db, int64_t sweep_id, const char *const *axes, int n_axes, const struct db_point *pts,
                   const int *indices, int n, struct sim_err *err)
 {
-    struct sbuf b = {0};
+    struct strbuf b = STRBUF_INIT;
     char q[300];
-    sb_add(&b, "INSERT INTO points(point_id, seed, replications, cephsim_version, base, sets_json, params_json");
+    strbuf_printf(&b, "INSERT INTO points(point_id, seed, replications, cephsim_version, base, sets_json, params_json");
     for (int i = 0; i < n_axes; i++)
-        sb_add(&b, ", %s", db_quote_ident(axes[i], q, sizeof q));
-    sb_add(&b, ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7");
+        strbuf_printf(&b, ", %s", db_quote_ident(axes[i], q, sizeof q));
+    strbuf_printf(&b, ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7");
     for (int i = 0; i < n_axes; i++)
-        sb_add(&b, ", ?%d", 8 + i);
-    sb_add(&b, ") ON CONFLICT(point_id) DO UPDATE SET replications = max(points.replications, excluded.replications)");
+        strbuf_printf(&b, ", ?%d", 8 + i);
+    strbuf_printf(&b, ") ON CONFLICT(point_id) DO UPDATE SET replications = max(points.replications, excluded.replications)");
     for (int i = 0; i < n_axes; i++) {
         db_quote_ident(axes[i], q, sizeof q);
-        sb_add(&b, ", %s = excluded.%s", q, q);
+        strbuf_printf(&b, ", %s = excluded.%s", q, q);
     }
     sqlite3_stmt *ins = NULL, *mem = NULL;
     int rc = 0;
@@ -638,37 +615,37 @@ int db_update_views(struct db *db, struct sim_err *err)
     int n_axes, rc;
     if ((rc = db_axis_columns(db, &axes, &n_axes, err)) < 0)
         return rc;
-    struct sbuf b = {0};
+    struct strbuf b = STRBUF_INIT;
     char q[300];
-    sb_add(&b, "BEGIN IMMEDIATE;\nDROP VIEW IF EXISTS results;\nDROP VIEW IF EXISTS point_results;\n"
-               "CREATE VIEW results AS\nSELECT r.point_id, r.replication, r.seed");
+    strbuf_printf(&b, "BEGIN IMMEDIATE;\nDROP VIEW IF EXISTS results;\nDROP VIEW IF EXISTS point_results;\n"
+                      "CREATE VIEW results AS\nSELECT r.point_id, r.replication, r.seed");
     for (int i = 0; i < n_axes; i++)
-        sb_add(&b, ", p.%s", db_quote_ident(axes[i], q, sizeof q));
-    sb_add(&b, ", m.direction");
+        strbuf_printf(&b, ", p.%s", db_quote_ident(axes[i], q, sizeof q));
+    strbuf_printf(&b, ", m.direction");
     for (const struct db_metric *m = db_metric_table; m->name; m++)
-        sb_add(&b, ", m.%s", m->name);
-    sb_add(&b, ", r.wall_s, r.events\nFROM runs r JOIN points p ON p.point_id = r.point_id\n"
-               "JOIN metrics m ON m.point_id = r.point_id AND m.replication = r.replication\n"
-               "WHERE r.status = 'done';\n");
+        strbuf_printf(&b, ", m.%s", m->name);
+    strbuf_printf(&b, ", r.wall_s, r.events\nFROM runs r JOIN points p ON p.point_id = r.point_id\n"
+                      "JOIN metrics m ON m.point_id = r.point_id AND m.replication = r.replication\n"
+                      "WHERE r.status = 'done';\n");
     /* per point: mean over replications and 95 % CI half-width t(n-1) * sd / sqrt(n) (two passes) */
-    sb_add(&b, "CREATE VIEW point_results AS\nWITH d AS (SELECT m.*, count(*) OVER w AS n__");
+    strbuf_printf(&b, "CREATE VIEW point_results AS\nWITH d AS (SELECT m.*, count(*) OVER w AS n__");
     for (const struct db_metric *m = db_metric_table; m->name; m++)
         if (m->ci)
-            sb_add(&b, ", avg(m.%s) OVER w AS %s__m", m->name, m->name);
-    sb_add(&b, "\n  FROM metrics m JOIN runs r ON r.point_id = m.point_id AND r.replication = m.replication\n"
-               "  WHERE r.status = 'done' WINDOW w AS (PARTITION BY m.point_id))\n"
-               "SELECT p.point_id");
+            strbuf_printf(&b, ", avg(m.%s) OVER w AS %s__m", m->name, m->name);
+    strbuf_printf(&b, "\n  FROM metrics m JOIN runs r ON r.point_id = m.point_id AND r.replication = m.replication\n"
+                      "  WHERE r.status = 'done' WINDOW w AS (PARTITION BY m.point_id))\n"
+                      "SELECT p.point_id");
     for (int i = 0; i < n_axes; i++)
-        sb_add(&b, ", p.%s", db_quote_ident(axes[i], q, sizeof q));
-    sb_add(&b, ", count(*) AS n, min(d.direction) AS direction");
+        strbuf_printf(&b, ", p.%s", db_quote_ident(axes[i], q, sizeof q));
+    strbuf_printf(&b, ", count(*) AS n, min(d.direction) AS direction");
     for (const struct db_metric *m = db_metric_table; m->name; m++) {
-        sb_add(&b, ",\n  avg(d.%s) AS %s", m->name, m->name);
+        strbuf_printf(&b, ",\n  avg(d.%s) AS %s", m->name, m->name);
         if (m->ci)
-            sb_add(&b, ", coalesce(max(t95.t) * sqrt(sum((d.%s - d.%s__m) * (d.%s - d.%s__m)) / (count(*) - 1) / count(*)), 0) AS %s_ci95",
-                   m->name, m->name, m->name, m->name, m->name);
+            strbuf_printf(&b, ", coalesce(max(t95.t) * sqrt(sum((d.%s - d.%s__m) * (d.%s - d.%s__m)) / (count(*) - 1) / count(*)), 0) AS %s_ci95",
+                          m->name, m->name, m->name, m->name, m->name);
     }
-    sb_add(&b, "\nFROM d JOIN points p ON p.point_id = d.point_id LEFT JOIN t95 ON t95.df = d.n__ - 1\n"
-               "GROUP BY d.point_id;\nCOMMIT;");
+    strbuf_printf(&b, "\nFROM d JOIN points p ON p.point_id = d.point_id LEFT JOIN t95 ON t95.df = d.n__ - 1\n"
+                      "GROUP BY d.point_id;\nCOMMIT;");
     rc = exec(db, b.s, err);
     if (rc < 0)
         db_rollback(db);
@@ -686,12 +663,12 @@ static char *column_list(struct db *db, const char *table, const char *prefix)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
         return NULL;
-    struct sbuf b = {0};
-    sb_add(&b, "%s", "");
+    struct strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "%s", "");
     char q[300];
     int k = 0;
     while (sqlite3_step(st) == SQLITE_ROW)
-        sb_add(&b, "%s%s%s", k++ ? ", " : "", prefix, db_quote_ident((const char *)sqlite3_column_text(st, 0), q, sizeof q));
+        strbuf_printf(&b, "%s%s%s", k++ ? ", " : "", prefix, db_quote_ident((const char *)sqlite3_column_text(st, 0), q, sizeof q));
     sqlite3_finalize(st);
     return b.s;
 }
@@ -715,34 +692,34 @@ static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
     int n_src;
     if ((rc = axis_columns(db, "src", &src_axes, &n_src, err)) < 0)
         return rc;
-    struct sbuf b = {0};
+    struct strbuf b = STRBUF_INIT;
     if ((rc = add_axis_columns(db, (const char *const *)src_axes, n_src, err)) < 0)
         goto out;
     int before = count_rows(db, "SELECT count(*) FROM main.runs WHERE status = 'done'");
-    sb_add(&b, "INSERT INTO main.sweeps(name, grid_json, axes_json, replications, cephsim_version, created_at, updated_at)\n"
-               "  SELECT name, grid_json, axes_json, replications, cephsim_version, created_at, updated_at\n"
-               "  FROM src.sweeps WHERE true ON CONFLICT(name) DO NOTHING;\n"
-               "INSERT INTO main.points(point_id, seed, replications, cephsim_version, base, sets_json, params_json");
+    strbuf_printf(&b, "INSERT INTO main.sweeps(name, grid_json, axes_json, replications, cephsim_version, created_at, updated_at)\n"
+                      "  SELECT name, grid_json, axes_json, replications, cephsim_version, created_at, updated_at\n"
+                      "  FROM src.sweeps WHERE true ON CONFLICT(name) DO NOTHING;\n"
+                      "INSERT INTO main.points(point_id, seed, replications, cephsim_version, base, sets_json, params_json");
     for (int i = 0; i < n_src; i++)
-        sb_add(&b, ", %s", db_quote_ident(src_axes[i], q, sizeof q));
-    sb_add(&b, ")\n  SELECT point_id, seed, replications, cephsim_version, base, sets_json, params_json");
+        strbuf_printf(&b, ", %s", db_quote_ident(src_axes[i], q, sizeof q));
+    strbuf_printf(&b, ")\n  SELECT point_id, seed, replications, cephsim_version, base, sets_json, params_json");
     for (int i = 0; i < n_src; i++)
-        sb_add(&b, ", %s", db_quote_ident(src_axes[i], q, sizeof q));
-    sb_add(&b, "\n  FROM src.points WHERE true ON CONFLICT(point_id) DO UPDATE SET "
-               "replications = max(points.replications, excluded.replications)");
+        strbuf_printf(&b, ", %s", db_quote_ident(src_axes[i], q, sizeof q));
+    strbuf_printf(&b, "\n  FROM src.points WHERE true ON CONFLICT(point_id) DO UPDATE SET "
+                      "replications = max(points.replications, excluded.replications)");
     for (int i = 0; i < n_src; i++) {
         db_quote_ident(src_axes[i], q, sizeof q);
-        sb_add(&b, ", %s = coalesce(points.%s, excluded.%s)", q, q, q);
+        strbuf_printf(&b, ", %s = coalesce(points.%s, excluded.%s)", q, q, q);
     }
-    sb_add(&b, ";\nINSERT INTO main.sweep_points(sweep_id, point_id, idx)\n"
-               "  SELECT ms.sweep_id, sp.point_id, sp.idx FROM src.sweep_points sp\n"
-               "  JOIN src.sweeps ss ON ss.sweep_id = sp.sweep_id JOIN main.sweeps ms ON ms.name = ss.name\n"
-               "  WHERE true ON CONFLICT DO NOTHING;\n"
-               "INSERT INTO main.runs(point_id, replication, seed, status, error, wall_s, events, worker, finished_at)\n"
-               "  SELECT point_id, replication, seed, status, error, wall_s, events, worker, finished_at FROM src.runs\n"
-               "  WHERE true ON CONFLICT(point_id, replication) DO UPDATE SET seed = excluded.seed,\n"
-               "  status = excluded.status, error = excluded.error, wall_s = excluded.wall_s, events = excluded.events,\n"
-               "  worker = excluded.worker, finished_at = excluded.finished_at WHERE runs.status <> 'done';\n");
+    strbuf_printf(&b, ";\nINSERT INTO main.sweep_points(sweep_id, point_id, idx)\n"
+                      "  SELECT ms.sweep_id, sp.point_id, sp.idx FROM src.sweep_points sp\n"
+                      "  JOIN src.sweeps ss ON ss.sweep_id = sp.sweep_id JOIN main.sweeps ms ON ms.name = ss.name\n"
+                      "  WHERE true ON CONFLICT DO NOTHING;\n"
+                      "INSERT INTO main.runs(point_id, replication, seed, status, error, wall_s, events, worker, finished_at)\n"
+                      "  SELECT point_id, replication, seed, status, error, wall_s, events, worker, finished_at FROM src.runs\n"
+                      "  WHERE true ON CONFLICT(point_id, replication) DO UPDATE SET seed = excluded.seed,\n"
+                      "  status = excluded.status, error = excluded.error, wall_s = excluded.wall_s, events = excluded.events,\n"
+                      "  worker = excluded.worker, finished_at = excluded.finished_at WHERE runs.status <> 'done';\n");
     char *mcols = column_list(db, "metrics", "");
     char *scols = column_list(db, "metrics", "m.");
     if (!mcols || !scols) {
@@ -752,10 +729,10 @@ static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
         goto out;
     }
     /* metrics of runs that are done in main now and came from the source */
-    sb_add(&b, "INSERT INTO main.metrics(%s)\n  SELECT %s FROM src.metrics m\n"
-               "  JOIN src.runs sr ON sr.point_id = m.point_id AND sr.replication = m.replication AND sr.status = 'done'\n"
-               "  WHERE true ON CONFLICT(point_id, replication) DO NOTHING;\n",
-           mcols, scols);
+    strbuf_printf(&b, "INSERT INTO main.metrics(%s)\n  SELECT %s FROM src.metrics m\n"
+                      "  JOIN src.runs sr ON sr.point_id = m.point_id AND sr.replication = m.replication AND sr.status = 'done'\n"
+                      "  WHERE true ON CONFLICT(point_id, replication) DO NOTHING;\n",
+                  mcols, scols);
     free(mcols);
     free(scols);
     rc = exec(db, b.s, err);

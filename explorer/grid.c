@@ -227,24 +227,6 @@ static double tidy(double x)
     return strtod(buf, NULL);
 }
 
-/* The parameter a path names, when it is in one of the scenario's tables. */
-static const struct param_def *path_param(const char *path)
-{
-    static const struct {
-        const char *section;
-        const struct param_def *defs;
-    } tabs[] = {{"cluster", scenario_cluster_params}, {"pool", scenario_pool_params},
-                {"image", scenario_image_params},     {"sim", scenario_sim_params},
-                {"ceph", ceph_option_params},         {"cost", stage_cost_params}};
-    const char *dot = strchr(path, '.');
-    if (!dot)
-        return NULL;
-    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
-        if (strlen(tabs[i].section) == (size_t)(dot - path) && !strncmp(path, tabs[i].section, (size_t)(dot - path)))
-            return param_find(tabs[i].defs, dot + 1);
-    return NULL;
-}
-
 static void add_entry(struct grid_axis *a, cJSON *value, char **sets, int n_sets)
 {
     a->entries = sim_xrealloc(a->entries, (size_t)a->n_entries + 1, sizeof *a->entries);
@@ -310,7 +292,7 @@ static int parse_range(struct grid *g, struct grid_axis *a, const cJSON *o, cons
     a->log = !strcmp(scale, "log");
     if (a->log && (a->from <= 0 || a->to <= 0))
         return sim_errf(err, -EINVAL, "%s: %s: a log range needs from and to > 0", g->path, jp);
-    const struct param_def *d = path_param(a->name);
+    const struct param_def *d = scenario_param_for_path(a->name);
     a->integer = d && d->type == PARAM_INT;
     if ((rc = jsonu_get_bool(o, "integer", &a->integer, false, g->path, jp, err)) < 0)
         return rc;

@@ -25,7 +25,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@
 #include "jsonu.h"
 #include "runner.h"
 #include "trace.h"
+
+extern char **environ;
 
 /* The seed (../shared/seeds/qd1-latency.txt): "~700us latency for a 4k write with qd=1"
    on the tuned cluster, and the 500 µs the study aims for. */
@@ -112,21 +115,81 @@ bool plot_have_gnuplot(void)
     return found;
 }
 
-/* A gnuplot double-quoted string: backslash and quote escaped, newlines as \n. */
-static void gp_str(FILE *f, const char *s)
+void plot_gp_str(FILE *f, char q, const char *s)
 {
-    fputc('"', f);
+    SIM_ASSERT(q == '"' || q == '\'');
+    fputc(q, f);
     for (; *s; s++) {
-        if (*s == '\\' || *s == '"')
-            fprintf(f, "\\%c", *s);
-        else if (*s == '\n')
+        if (*s == q)
+            fputs(q == '"' ? "\\\"" : "''", f);
+        else if (*s == '\\' && q == '"')
+            fputs("\\\\", f);
+        else if (*s == '\n' && q == '"')
             fputs("\\n", f);
         else if ((unsigned char)*s < 0x20)
             fputc(' ', f);
         else
             fputc(*s, f);
     }
-    fputc('"', f);
+    fputc(q, f);
+}
+
+int plot_gnuplot(const char *dir, const char *pre, const char *script, const char *expect, struct sim_err *err)
+{
+    char *cmds = NULL;
+    size_t len = 0;
+    if (dir || pre) {
+        FILE *m = open_memstream(&cmds, &len);
+        if (!m)
+            return sim_errf(err, -errno, "cannot run gnuplot: %s", strerror(errno));
+        if (dir) {
+            fputs("cd ", m);
+            plot_gp_str(m, '"', dir);
+            fputs(pre ? "; " : "", m);
+        }
+        fputs(pre ? pre : "", m);
+        fclose(m);
+    }
+    char *argv[5] = {"gnuplot"};
+    int n = 1;
+    if (cmds) {
+        argv[n++] = "-e";
+        argv[n++] = cmds;
+    }
+    argv[n] = (char *)script;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    fflush(stdout); /* our output so far comes before gnuplot's */
+    fflush(stderr);
+    pid_t pid;
+    int sp = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    free(cmds);
+    if (sp == ENOENT)
+        return sim_errf(err, -ENOENT, "gnuplot not found; install gnuplot-nox (tools/setup.sh does)");
+    if (sp != 0)
+        return sim_errf(err, -sp, "cannot run gnuplot: %s", strerror(sp));
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return sim_errf(err, -errno, "gnuplot: wait: %s", strerror(errno));
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) /* a C library whose posix_spawnp exits so when exec fails */
+        return sim_errf(err, -ENOENT, "gnuplot not found; install gnuplot-nox (tools/setup.sh does)");
+    if (WIFSIGNALED(st))
+        return sim_errf(err, -EIO, "%s: gnuplot killed by signal %d", script, WTERMSIG(st));
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return sim_errf(err, -EIO, "%s: gnuplot failed (status %d; its messages are above)", script,
+                        WIFEXITED(st) ? WEXITSTATUS(st) : st);
+    if (expect) {
+        char *out = dir && expect[0] != '/' ? xasprintf("%s/%s", dir, expect) : sim_xstrdup(expect);
+        struct stat sb;
+        bool ok = stat(out, &sb) == 0 && sb.st_size > 0;
+        free(out);
+        if (!ok)
+            return sim_errf(err, -EIO, "%s: gnuplot wrote no %s", script, expect);
+    }
+    return 0;
 }
 
 /* A string column of a data file: double-quoted, without quotes or control characters inside. */
@@ -626,7 +689,7 @@ static int fig_cdf(struct plot_ctx *c, const char *prefix, const char *dir, cons
     double key_top = (20.0 * rd->n_series + 14) / h, bm = key_top + 62.0 / h, tm = 1 - 62.0 / h;
     gp_header(gp, fg->name, "completion latency CDF (left) and its tail, 1 - CDF on a log scale (right)", 1300, h);
     fputs("set multiplot title ", gp);
-    gp_str(gp, title);
+    plot_gp_str(gp, '"', title);
     fprintf(gp, " font \",13\"\nset tmargin at screen %.4f\nset bmargin at screen %.4f\n", tm, bm);
     if (logx)
         fprintf(gp, "set logscale x\nset xrange [%g:%g]\nset xlabel \"completion latency (µs, log scale)\"\n",
@@ -641,7 +704,7 @@ static int fig_cdf(struct plot_ctx *c, const char *prefix, const char *dir, cons
     for (int i = 0; i < rd->n_series; i++) {
         fprintf(gp, "%s\"%s.dat\" index %d using 1:2 with %s lt %d title ", i ? ", \\\n     " : "", fg->name, i,
                 rd->series[i].n > 40 ? "steps" : "linespoints", i + 1);
-        gp_str(gp, rd->series[i].title);
+        plot_gp_str(gp, '"', rd->series[i].title);
     }
     fprintf(gp, "\nset lmargin at screen 0.57\nset rmargin at screen 0.97\n"
                 "set title \"tail: I/Os slower than x (1 - CDF)\"\nset logscale y\nset yrange [%g:100]\n"
@@ -684,7 +747,7 @@ static int fig_waterfall(struct plot_ctx *c, const char *prefix, const char *dir
                             scen, rd->job_desc[0] ? ", " : "", rd->job_desc);
     gp_header(gp, fg->name, "per-stage write latency waterfall", 1100, 150 + STAGE_COUNT * 38);
     fputs("set title ", gp);
-    gp_str(gp, title);
+    plot_gp_str(gp, '"', title);
     double ref = isfinite(rd->lat_mean_us) ? rd->lat_mean_us : 0;
     double right = fmax(total, ref);
     fprintf(gp, "\nset xlabel \"time since fio submitted the write (µs)\"\n"
@@ -762,7 +825,7 @@ static int fig_bars(struct plot_ctx *c, const struct study *s, const char *base,
     }
     gp_header(gp, fg->name, what, 1350, 170 + s->n * 36);
     fputs("set title ", gp);
-    gp_str(gp, title);
+    plot_gp_str(gp, '"', title);
     fprintf(gp, "\nset tmargin 6\nset xlabel \"completion latency (µs%s): bar = mean, whiskers = 95 %% CI, "
                 "diamond = p99\"\n",
             logx ? ", log scale" : "");
@@ -934,7 +997,7 @@ static int fig_iops(struct plot_ctx *c, const struct study *s, struct sim_err *e
                     p * nv + v, v % N_PALETTE + 1);
             if (p == np - 1) {
                 fputs("title ", gp);
-                gp_str(gp, vars[v]);
+                plot_gp_str(gp, '"', vars[v]);
             } else {
                 fputs("notitle", gp);
             }
@@ -1064,47 +1127,31 @@ static int plot_subdirs(struct plot_ctx *c, const char *dir, const char *out_dir
 
 /* ------------------------------------------------------------------ rendering */
 
-/* One figure: its script loaded once per format, then its outputs checked. */
+/* One figure: its script run once per format, each checked for its output. */
 static int render_one(const struct plot_ctx *c, const char *name, unsigned formats, struct sim_err *err)
 {
     static const char *const fmts[] = {"png", "svg"};
-    FILE *p = popen("gnuplot", "w");
-    if (!p)
-        return sim_errf(err, -errno, "cannot run gnuplot: %s", strerror(errno));
-    fputs("cd ", p);
-    gp_str(p, c->tmp);
-    fputc('\n', p);
-    for (int k = 0; k < 2; k++)
-        if (formats & (1u << k))
-            fprintf(p, "fmt = \"%s\"\nload \"%s.gp\"\n", fmts[k], name);
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        return sim_errf(err, -EIO, "%s.gp: gnuplot failed (status %d; its messages are above)", name,
-                        st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : st);
-    for (int k = 0; k < 2; k++) {
+    char *script = xasprintf("%s.gp", name);
+    int rc = 0;
+    for (int k = 0; k < 2 && rc == 0; k++) {
         if (!(formats & (1u << k)))
             continue;
-        char *out = xasprintf("%s/%s.%s", c->tmp, name, fmts[k]);
-        struct stat sb;
-        bool ok = stat(out, &sb) == 0 && sb.st_size > 0;
+        char *pre = xasprintf("fmt = \"%s\"", fmts[k]);
+        char *out = xasprintf("%s.%s", name, fmts[k]);
+        rc = plot_gnuplot(c->tmp, pre, script, out, err);
+        free(pre);
         free(out);
-        if (!ok)
-            return sim_errf(err, -EIO, "%s.gp: gnuplot wrote no %s.%s", name, name, fmts[k]);
     }
-    return 0;
+    free(script);
+    return rc;
 }
 
 /* Run gnuplot on every figure's script. */
 static int render(const struct plot_ctx *c, unsigned formats, struct sim_err *err)
 {
-    /* a gnuplot that exits early must fail the figure, not kill us with SIGPIPE */
-    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old);
     int rc = 0;
     for (int i = 0; i < c->n_figs && rc == 0; i++)
         rc = render_one(c, c->figs[i].name, formats, err);
-    sigaction(SIGPIPE, &old, NULL);
     return rc;
 }
 

@@ -47,6 +47,26 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err);
 bool plot_have_gnuplot(void);
 
 /*
+ * Write S to F as a gnuplot string literal in quotes Q: '"' (backslash and
+ * quote escaped, a newline as \n) or '\'' (a quote doubled, the only escape
+ * there, so a newline becomes a space).  Other control characters become spaces.
+ */
+void plot_gp_str(FILE *f, char q, const char *s);
+
+/*
+ * Run `gnuplot [-e 'cd "DIR"; PRE'] SCRIPT` and wait for it; its stdin is
+ * /dev/null, its messages go to our stderr.
+ *   dir     where it runs (relative SCRIPT and EXPECT are there); NULL: here
+ *   pre     gnuplot commands run before SCRIPT (e.g. "fmt = \"svg\""); NULL: none
+ *   expect  a file it must leave, not empty; NULL: no check
+ * Returns 0; -ENOENT when there is no gnuplot to run (err says "gnuplot not
+ * found; ...": callers that can do without the figure skip it); -EIO when it
+ * failed ("SCRIPT: gnuplot failed (status N; ...)") or left no EXPECT; or
+ * another negative errno.
+ */
+int plot_gnuplot(const char *dir, const char *pre, const char *script, const char *expect, struct sim_err *err);
+
+/*
  * Lay a write's mean stage times out on its critical path: stages run one
  * after another except the local and replica commits, which both start when
  * the primary has prepared; the longer one is critical, the reply follows it.

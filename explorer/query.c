@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -18,10 +17,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
+#include "files.h"
 #include "plot.h"
 
 /* ---- result tables -------------------------------------------------------- */
@@ -494,10 +493,9 @@ static int q_effects(const struct query_opts *o, struct qctx *q, FILE *out, stru
 static int find_script(const char *name, char *out, size_t n, struct sim_err *err)
 {
     const char *env = getenv("CEPHSIM_PLOT_DIR");
-    char exe[PATH_MAX] = "";
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[k > 0 ? k : 0] = '\0';
-    char *dir = dirname(exe);
+    char dir[PATH_MAX];
+    if (files_exe_dir(dir, sizeof dir) < 0)
+        strcpy(dir, "."); /* as dirname("") */
     char cands[3][PATH_MAX + 64];
     snprintf(cands[0], sizeof cands[0], "%s/%s", env && env[0] ? env : "explorer/plot", name);
     snprintf(cands[1], sizeof cands[1], "%s/../../explorer/plot/%s", dir, name);
@@ -511,32 +509,12 @@ static int find_script(const char *name, char *out, size_t n, struct sim_err *er
                     name);
 }
 
-/* A gnuplot single-quoted string ('' escapes a quote). */
-static void gp_str(FILE *f, const char *var, const char *s)
+/* A gnuplot variable assignment VAR='S'; for gnuplot -e. */
+static void gp_var(FILE *f, const char *var, const char *s)
 {
-    fprintf(f, "%s='", var);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fprintf(f, "'; ");
-}
-
-static int run_gnuplot(const char *assign, const char *script, struct sim_err *err)
-{
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        return sim_errf(err, -errno, "cannot run gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        execlp("gnuplot", "gnuplot", "-e", assign, script, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        return sim_errf(err, -EIO, "gnuplot failed on %s (exit status %d)", script, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    return 0;
+    fprintf(f, "%s=", var);
+    plot_gp_str(f, '\'', s);
+    fprintf(f, "; ");
 }
 
 /* Distinct values of an axis in the scope, ordered; all numeric? */
@@ -625,7 +603,7 @@ static int plot_lines(const struct query_opts *o, struct qctx *q, const struct d
     char title[512];
     snprintf(title, sizeof title, "%s vs %s%s%s%s", m->name, o->x, o->by ? " by " : "", o->by ? o->by : "",
              single ? "" : " (mean over the other axes)");
-    gp_str(vars, "title", title);
+    gp_var(vars, "title", title);
     qt_free(&t);
     qt_free(&xs);
     return 0;
@@ -683,18 +661,25 @@ static int plot_heat(const struct query_opts *o, struct qctx *q, const struct db
             }
             char *s = sqlite3_mprintf("%s)", spec);
             sqlite3_free(spec);
-            gp_str(vars, k ? "ytics_spec" : "xtics_spec", s);
+            gp_var(vars, k ? "ytics_spec" : "xtics_spec", s);
             sqlite3_free(s);
         }
         char title[512];
         snprintf(title, sizeof title, "%s over %s and %s", m->name, o->x, o->y);
-        gp_str(vars, "title", title);
-        gp_str(vars, "cblabel", m->name);
+        gp_var(vars, "title", title);
+        gp_var(vars, "cblabel", m->name);
     }
     qt_free(&t);
     qt_free(&xs);
     qt_free(&ys);
     return rc;
+}
+
+/* No gnuplot to run: the plot is skipped, with a note. */
+static int no_gnuplot(const struct query_opts *o)
+{
+    fprintf(stderr, "cephsim query: gnuplot not found: plot %s skipped (apt-get install gnuplot-nox)\n", o->out);
+    return 0;
 }
 
 static int q_plot(const struct query_opts *o, struct qctx *q, FILE *out, struct sim_err *err)
@@ -711,10 +696,8 @@ static int q_plot(const struct query_opts *o, struct qctx *q, FILE *out, struct 
         if (axes[i] && !has_axis(q, axes[i]))
             return sim_errf(err, -EINVAL, "%s: '%s' is not an axis of %s", o->db_path, axes[i],
                             o->sweep ? o->sweep : "the database");
-    if (!plot_have_gnuplot()) {
-        fprintf(stderr, "cephsim query: gnuplot not found: plot %s skipped (apt-get install gnuplot-nox)\n", o->out);
-        return 0;
-    }
+    if (!plot_have_gnuplot())
+        return no_gnuplot(o);
     char script[PATH_MAX + 80];
     if ((rc = find_script(o->y ? "heatmap.gp" : "lines.gp", script, sizeof script, err)) < 0)
         return rc;
@@ -733,17 +716,22 @@ static int q_plot(const struct query_opts *o, struct qctx *q, FILE *out, struct 
         rc = plot_lines(o, q, m, data, vars, &n_series, err);
     fclose(data);
     if (rc == 0) {
-        gp_str(vars, "datafile", dpath);
-        gp_str(vars, "outfile", o->out);
-        gp_str(vars, "term", term);
-        gp_str(vars, "xlabel", o->x);
-        gp_str(vars, "ylabel", o->y ? o->y : m->name);
+        gp_var(vars, "datafile", dpath);
+        gp_var(vars, "outfile", o->out);
+        gp_var(vars, "term", term);
+        gp_var(vars, "xlabel", o->x);
+        gp_var(vars, "ylabel", o->y ? o->y : m->name);
     }
     fclose(vars);
     if (rc == 0 && !o->y && n_series == 0)
         rc = sim_errf(err, -ENODATA, "%s: no finished point to plot", o->db_path);
-    if (rc == 0 && (rc = run_gnuplot(assign, script, err)) == 0 && !o->csv)
-        fprintf(out, "%s: %s\n", o->out, o->y ? "heat map" : "plot");
+    if (rc == 0) {
+        rc = plot_gnuplot(NULL, assign, script, o->out, err);
+        if (rc == -ENOENT)
+            rc = no_gnuplot(o);
+        else if (rc == 0 && !o->csv)
+            fprintf(out, "%s: %s\n", o->out, o->y ? "heat map" : "plot");
+    }
     free(assign);
     unlink(dpath);
     return rc;

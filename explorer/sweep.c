@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -30,6 +29,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "files.h"
 #include "grid.h"
 #include "runner.h"
 #include "scenario.h"
@@ -1007,12 +1007,10 @@ static int exec_mpi(int argc, char **argv)
     av[0] = "cephsim-mpi";
     for (int i = 0; i < argc; i++)
         av[i + 1] = argv[i];
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
+    char dir[PATH_MAX];
+    if (files_exe_dir(dir, sizeof dir) == 0) {
         char path[PATH_MAX + 16];
-        snprintf(path, sizeof path, "%s/cephsim-mpi", dirname(exe));
+        snprintf(path, sizeof path, "%s/cephsim-mpi", dir);
         if (access(path, X_OK) == 0)
             execv(path, av);
     }

@@ -15,11 +15,9 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cluster.h"
@@ -27,12 +25,11 @@
 #include "files.h"
 #include "jsonu.h"
 #include "optracker.h"
+#include "plot.h"
 #include "runner.h"
 #include "scenario.h"
 #include "stats.h"
 #include "trace.h"
-
-extern char **environ;
 
 static const char *const dist_names[VALIDATE_N_DISTS] = {
     "initiated->queued_for_pg", "->reached_pg", "->started", "->waiting for subops",
@@ -857,22 +854,25 @@ int validate_plot(const struct validate_capture *real, const struct validate_cap
                   const char *out_dir, struct sim_err *err)
 {
     int rc;
-    if (strchr(out_dir, '\'') || strchr(out_dir, '"'))
-        return sim_errf(err, -EINVAL, "%s: quotes in the output path are not supported for plots", out_dir);
     if ((rc = files_mkdir_p(out_dir)) < 0)
         return sim_errf(err, rc, "%s: cannot create: %s", out_dir, strerror(-rc));
     char script[1200], path[1200];
     snprintf(script, sizeof script, "%s/cdf.gp", out_dir);
+    snprintf(path, sizeof path, "%s/cdf.png", out_dir);
     FILE *gp = fopen(script, "w");
     if (!gp)
         return sim_errf(err, -errno, "%s: cannot create: %s", script, strerror(errno));
     fprintf(gp, "# CDFs of real vs simulated per-stage intervals (cephsim validate)\n"
                 "set terminal pngcairo size 1800,1100 font ',9'\n"
-                "set output '%s/cdf.png'\n"
-                "set multiplot layout 3,3 title 'real: %s   sim: %s' noenhanced\n"
+                "set output ");
+    plot_gp_str(gp, '\'', path);
+    char title[2 * sizeof real->dir + 16];
+    snprintf(title, sizeof title, "real: %s   sim: %s", real->dir, sim->dir);
+    fprintf(gp, "\nset multiplot layout 3,3 title ");
+    plot_gp_str(gp, '\'', title);
+    fprintf(gp, " noenhanced\n"
                 "set key bottom right noenhanced\nset ylabel 'CDF'\nset xlabel 'us'\nset grid\n"
-                "set yrange [0:1]\n",
-            out_dir, real->dir, sim->dir);
+                "set yrange [0:1]\n");
     for (int d = 0; d < VALIDATE_N_DISTS; d++) {
         const struct validate_capture *side[2] = {real, sim};
         static const char *const tag[2] = {"real", "sim"};
@@ -898,8 +898,9 @@ int validate_plot(const struct validate_capture *real, const struct validate_cap
         fprintf(gp, "plot ");
         for (int k = 0, first = 1; k < 2; k++)
             if (have[k]) {
-                fprintf(gp, "%s'%s' using 1:2 with lines lw 2 title '%s (n=%zu)'", first ? "" : ", ",
-                        files[k], tag[k], side[k]->n_dist[d]);
+                fputs(first ? "" : ", ", gp);
+                plot_gp_str(gp, '\'', files[k]);
+                fprintf(gp, " using 1:2 with lines lw 2 title '%s (n=%zu)'", tag[k], side[k]->n_dist[d]);
                 first = 0;
             }
         fprintf(gp, "\n");
@@ -918,7 +919,9 @@ int validate_plot(const struct validate_capture *real, const struct validate_cap
             fclose(gp);
             return rc;
         }
-        fprintf(gp, "%s'%s' using 1:2 with linespoints lw 2 title '%s'", any ? ", " : "plot ", pfiles[k], pf[k]);
+        fputs(any ? ", " : "plot ", gp);
+        plot_gp_str(gp, '\'', pfiles[k]);
+        fprintf(gp, " using 1:2 with linespoints lw 2 title '%s'", pf[k]);
         any = true;
     }
     if (!any)
@@ -928,22 +931,8 @@ int validate_plot(const struct validate_capture *real, const struct validate_cap
     fprintf(gp, "unset multiplot\n");
     if (fclose(gp) != 0)
         return sim_errf(err, -EIO, "%s: write error", script);
-    snprintf(path, sizeof path, "%s/cdf.png", out_dir);
-    pid_t pid;
-    char *argv[] = {"gnuplot", script, NULL};
-    int sp = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (sp == ENOENT)
-        return 0;
-    if (sp != 0)
-        return sim_errf(err, -sp, "gnuplot: cannot run: %s", strerror(sp));
-    int status;
-    if (waitpid(pid, &status, 0) < 0)
-        return sim_errf(err, -errno, "gnuplot: wait: %s", strerror(errno));
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return 0;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return sim_errf(err, -EIO, "gnuplot %s: failed (status %d)", script, status);
-    return access(path, R_OK) == 0 ? 1 : sim_errf(err, -EIO, "gnuplot made no %s", path);
+    rc = plot_gnuplot(NULL, NULL, script, path, err);
+    return rc == -ENOENT ? 0 : rc < 0 ? rc : 1;
 }
 
 /* ------------------------------------------------------------------ command */

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "jsonu.h"
+#include "strbuf.h"
 
 #define FIOJOB_MAX_INCLUDE_DEPTH 16
 #define FIOJOB_MAX_LINE 4096        /* fio OPT_LEN_MAX */
@@ -1311,29 +1312,6 @@ const char *fiojob_dist_name(enum fio_rand_dist d)
 
 /* ---- normalized text ------------------------------------------------------ */
 
-struct sbuf {
-    char *s;
-    size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        SIM_ASSERT(k >= 0);
-        if ((size_t)k < b->cap - b->len) {
-            b->len += (size_t)k;
-            return;
-        }
-        b->cap = 2 * (b->cap + (size_t)k);
-        b->s = sim_xrealloc(b->s, b->cap, 1);
-    }
-}
-
 /* Bytes with the largest exact binary suffix, spelled for the job's kb_base. */
 static const char *fmt_size(char *buf, size_t n, uint64_t v, uint32_t kb_base)
 {
@@ -1359,100 +1337,100 @@ static const char *fmt_time(char *buf, size_t n, uint64_t ns)
     return buf;
 }
 
-static void put_pct_or_size(struct sbuf *b, const char *key, uint64_t v, double pct,
+static void put_pct_or_size(struct strbuf *b, const char *key, uint64_t v, double pct,
                             uint32_t kb_base)
 {
     char t[64];
     if (pct > 0)
-        sb_printf(b, "%s=%.15g%%\n", key, pct);
+        strbuf_printf(b, "%s=%.15g%%\n", key, pct);
     else if (v)
-        sb_printf(b, "%s=%s\n", key, fmt_size(t, sizeof t, v, kb_base));
+        strbuf_printf(b, "%s=%s\n", key, fmt_size(t, sizeof t, v, kb_base));
 }
 
-static void put_job(struct sbuf *b, const struct fio_job *j)
+static void put_job(struct strbuf *b, const struct fio_job *j)
 {
     char t1[64], t2[64];
     uint32_t kb = j->kb_base;
-    sb_printf(b, "\n[%s]\n", j->name);
+    strbuf_printf(b, "\n[%s]\n", j->name);
     if (j->description[0])
-        sb_printf(b, "description=%s\n", j->description);
-    sb_printf(b, "kb_base=%u\nioengine=%s\n", kb, j->ioengine);
+        strbuf_printf(b, "description=%s\n", j->description);
+    strbuf_printf(b, "kb_base=%u\nioengine=%s\n", kb, j->ioengine);
     if (j->clustername[0])
-        sb_printf(b, "clustername=%s\n", j->clustername);
+        strbuf_printf(b, "clustername=%s\n", j->clustername);
     if (j->clientname[0])
-        sb_printf(b, "clientname=%s\n", j->clientname);
+        strbuf_printf(b, "clientname=%s\n", j->clientname);
     if (j->pool[0])
-        sb_printf(b, "pool=%s\n", j->pool);
+        strbuf_printf(b, "pool=%s\n", j->pool);
     if (j->rbdname[0])
-        sb_printf(b, "rbdname=%s\n", j->rbdname);
-    sb_printf(b, "rw=%s", fiojob_rw_name(j->rw));
+        strbuf_printf(b, "rbdname=%s\n", j->rbdname);
+    strbuf_printf(b, "rw=%s", fiojob_rw_name(j->rw));
     if (rw_is_random(j->rw) && j->rw_seq_nr != 1)
-        sb_printf(b, ":%u", j->rw_seq_nr);
+        strbuf_printf(b, ":%u", j->rw_seq_nr);
     else if (!rw_is_random(j->rw) && j->rw_seq_add)
-        sb_printf(b, ":%s", fmt_size(t1, sizeof t1, j->rw_seq_add, kb));
-    sb_printf(b, "\n");
+        strbuf_printf(b, ":%s", fmt_size(t1, sizeof t1, j->rw_seq_add, kb));
+    strbuf_printf(b, "\n");
     if (j->rw_sequencer != FIO_RWSEQ_SEQUENTIAL)
-        sb_printf(b, "rw_sequencer=identical\n");
-    sb_printf(b, "rwmixread=%u\n", j->rwmixread);
-    sb_printf(b, "bs=%s,%s\n", fmt_size(t1, sizeof t1, j->bs[0], kb),
-              fmt_size(t2, sizeof t2, j->bs[1], kb));
+        strbuf_printf(b, "rw_sequencer=identical\n");
+    strbuf_printf(b, "rwmixread=%u\n", j->rwmixread);
+    strbuf_printf(b, "bs=%s,%s\n", fmt_size(t1, sizeof t1, j->bs[0], kb),
+                  fmt_size(t2, sizeof t2, j->bs[1], kb));
     if (j->bsrange[0][1] || j->bsrange[1][1]) {
-        sb_printf(b, "bsrange=");
+        strbuf_printf(b, "bsrange=");
         for (int d = 0; d < 2; d++) {
             if (j->bsrange[d][1])
-                sb_printf(b, "%s-%s", fmt_size(t1, sizeof t1, j->bsrange[d][0], kb),
-                          fmt_size(t2, sizeof t2, j->bsrange[d][1], kb));
-            sb_printf(b, "%s", d == 0 ? "," : ",\n");
+                strbuf_printf(b, "%s-%s", fmt_size(t1, sizeof t1, j->bsrange[d][0], kb),
+                              fmt_size(t2, sizeof t2, j->bsrange[d][1], kb));
+            strbuf_printf(b, "%s", d == 0 ? "," : ",\n");
         }
     }
     if (j->n_bssplit[0] || j->n_bssplit[1]) {
-        sb_printf(b, "bssplit=");
+        strbuf_printf(b, "bssplit=");
         for (int d = 0; d < 2; d++) {
             for (int i = 0; i < j->n_bssplit[d]; i++)
-                sb_printf(b, "%s%s/%u", i ? ":" : "",
-                          fmt_size(t1, sizeof t1, j->bssplit[d][i].bs, kb), j->bssplit[d][i].pct);
-            sb_printf(b, "%s", d == 0 ? "," : ",\n");
+                strbuf_printf(b, "%s%s/%u", i ? ":" : "",
+                              fmt_size(t1, sizeof t1, j->bssplit[d][i].bs, kb), j->bssplit[d][i].pct);
+            strbuf_printf(b, "%s", d == 0 ? "," : ",\n");
         }
     }
-    sb_printf(b, "iodepth=%u\nnumjobs=%u\n", j->iodepth, j->numjobs);
+    strbuf_printf(b, "iodepth=%u\nnumjobs=%u\n", j->iodepth, j->numjobs);
     put_pct_or_size(b, "size", j->size, j->size_pct, kb);
     put_pct_or_size(b, "offset", j->offset, j->offset_pct, kb);
     put_pct_or_size(b, "io_size", j->io_size, j->io_size_pct, kb);
     if (j->number_ios)
-        sb_printf(b, "number_ios=%llu\n", (unsigned long long)j->number_ios);
+        strbuf_printf(b, "number_ios=%llu\n", (unsigned long long)j->number_ios);
     if (j->runtime_ns)
-        sb_printf(b, "runtime=%s\n", fmt_time(t1, sizeof t1, j->runtime_ns));
-    sb_printf(b, "time_based=%d\n", j->time_based);
+        strbuf_printf(b, "runtime=%s\n", fmt_time(t1, sizeof t1, j->runtime_ns));
+    strbuf_printf(b, "time_based=%d\n", j->time_based);
     if (j->ramp_time_ns)
-        sb_printf(b, "ramp_time=%s\n", fmt_time(t1, sizeof t1, j->ramp_time_ns));
+        strbuf_printf(b, "ramp_time=%s\n", fmt_time(t1, sizeof t1, j->ramp_time_ns));
     if (j->startdelay_max_ns) {
-        sb_printf(b, "startdelay=%s", fmt_time(t1, sizeof t1, j->startdelay_ns));
+        strbuf_printf(b, "startdelay=%s", fmt_time(t1, sizeof t1, j->startdelay_ns));
         if (j->startdelay_max_ns != j->startdelay_ns)
-            sb_printf(b, "-%s", fmt_time(t1, sizeof t1, j->startdelay_max_ns));
-        sb_printf(b, "\n");
+            strbuf_printf(b, "-%s", fmt_time(t1, sizeof t1, j->startdelay_max_ns));
+        strbuf_printf(b, "\n");
     }
     if (j->rate_iops[0] || j->rate_iops[1])
-        sb_printf(b, "rate_iops=%u,%u\n", j->rate_iops[0], j->rate_iops[1]);
+        strbuf_printf(b, "rate_iops=%u,%u\n", j->rate_iops[0], j->rate_iops[1]);
     if (j->thinktime_ns)
-        sb_printf(b, "thinktime=%s\nthinktime_blocks=%u\n", fmt_time(t1, sizeof t1, j->thinktime_ns),
-                  j->thinktime_blocks);
-    sb_printf(b, "group_reporting=%d\n", j->group_reporting);
-    sb_printf(b, "percentile_list=");
+        strbuf_printf(b, "thinktime=%s\nthinktime_blocks=%u\n", fmt_time(t1, sizeof t1, j->thinktime_ns),
+                      j->thinktime_blocks);
+    strbuf_printf(b, "group_reporting=%d\n", j->group_reporting);
+    strbuf_printf(b, "percentile_list=");
     for (int i = 0; i < j->n_percentiles; i++)
-        sb_printf(b, "%s%.15g", i ? ":" : "", j->percentile_list[i]);
-    sb_printf(b, "\nclat_percentiles=%d\nlat_percentiles=%d\nslat_percentiles=%d\n",
-              j->clat_percentiles, j->lat_percentiles, j->slat_percentiles);
-    sb_printf(b, "random_distribution=%s", fiojob_dist_name(j->random_distribution));
+        strbuf_printf(b, "%s%.15g", i ? ":" : "", j->percentile_list[i]);
+    strbuf_printf(b, "\nclat_percentiles=%d\nlat_percentiles=%d\nslat_percentiles=%d\n",
+                  j->clat_percentiles, j->lat_percentiles, j->slat_percentiles);
+    strbuf_printf(b, "random_distribution=%s", fiojob_dist_name(j->random_distribution));
     if (j->random_distribution != FIO_DIST_RANDOM)
-        sb_printf(b, ":%.15g", j->dist_param);
+        strbuf_printf(b, ":%.15g", j->dist_param);
     if (j->random_distribution != FIO_DIST_RANDOM && j->dist_center >= 0)
-        sb_printf(b, ":%.15g", j->dist_center);
-    sb_printf(b, "\nrandrepeat=%d\nnorandommap=%d\nrandseed=%llu\n", j->randrepeat,
-              j->norandommap, (unsigned long long)j->randseed);
+        strbuf_printf(b, ":%.15g", j->dist_center);
+    strbuf_printf(b, "\nrandrepeat=%d\nnorandommap=%d\nrandseed=%llu\n", j->randrepeat,
+                  j->norandommap, (unsigned long long)j->randseed);
     if (j->new_group)
-        sb_printf(b, "new_group=1\n");
+        strbuf_printf(b, "new_group=1\n");
     if (j->stonewall)
-        sb_printf(b, "stonewall=1\n");
+        strbuf_printf(b, "stonewall=1\n");
     const struct { bool on; const char *key, *prefix; } logs[] = {
         { j->write_lat_log, "write_lat_log", j->lat_log },
         { j->write_iops_log, "write_iops_log", j->iops_log },
@@ -1460,26 +1438,26 @@ static void put_job(struct sbuf *b, const struct fio_job *j)
     };
     for (int i = 0; i < 3; i++)
         if (logs[i].on)
-            sb_printf(b, "%s%s%s\n", logs[i].key, logs[i].prefix[0] ? "=" : "", logs[i].prefix);
+            strbuf_printf(b, "%s%s%s\n", logs[i].key, logs[i].prefix[0] ? "=" : "", logs[i].prefix);
     if (j->log_avg_msec)
-        sb_printf(b, "log_avg_msec=%u\n", j->log_avg_msec);
+        strbuf_printf(b, "log_avg_msec=%u\n", j->log_avg_msec);
     if (j->write_iolog[0])
-        sb_printf(b, "write_iolog=%s\n", j->write_iolog);
+        strbuf_printf(b, "write_iolog=%s\n", j->write_iolog);
     if (j->read_iolog[0])
-        sb_printf(b, "read_iolog=%s\n", j->read_iolog);
+        strbuf_printf(b, "read_iolog=%s\n", j->read_iolog);
     if (j->direct)
-        sb_printf(b, "direct=1\n");
+        strbuf_printf(b, "direct=1\n");
 }
 
 char *fiojob_to_text(const struct fio_jobfile *jf)
 {
-    struct sbuf b = { .s = sim_xcalloc(1024, 1), .len = 0, .cap = 1024 };
-    sb_printf(&b, "; fio jobs as resolved by cephsim: globals, includes and variables applied\n");
+    struct strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "; fio jobs as resolved by cephsim: globals, includes and variables applied\n");
     if (jf->n_ignored) {
-        sb_printf(&b, "; ignored options:");
+        strbuf_printf(&b, "; ignored options:");
         for (int i = 0; i < jf->n_ignored; i++)
-            sb_printf(&b, " %s", jf->ignored[i]);
-        sb_printf(&b, "\n");
+            strbuf_printf(&b, " %s", jf->ignored[i]);
+        strbuf_printf(&b, "\n");
     }
     for (int i = 0; i < jf->n_jobs; i++)
         put_job(&b, &jf->jobs[i]);

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "files.h"
 #include "jsonu.h"
 
 #define DBL(st, key, lo, hi, d, u, h)                                                        \
@@ -358,15 +358,10 @@ static cJSON *load_json_file(const char *path, struct sim_err *err)
 
 /* ---- locating profiles ------------------------------------------------ */
 
-int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz)
+/* hw-profiles one to three levels above dir, made absolute where it can be. */
+static int dir_above(const char *dir, char *out, size_t outsz)
 {
-    char dir[PATH_MAX], cand[PATH_MAX + 64], real[PATH_MAX];
-    if (snprintf(dir, sizeof dir, "%s", exe_path) >= (int)sizeof dir)
-        return -ENAMETOOLONG;
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return -ENOENT;
-    *slash = '\0';
+    char cand[PATH_MAX + 64], real[PATH_MAX];
     for (int up = 1; up <= 3; up++) {
         int n = snprintf(cand, sizeof cand, "%s", dir);
         for (int i = 0; i < up && n > 0 && (size_t)n < sizeof cand; i++)
@@ -383,6 +378,18 @@ int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz)
     return -ENOENT;
 }
 
+int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz)
+{
+    char dir[PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", exe_path) >= (int)sizeof dir)
+        return -ENAMETOOLONG;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return -ENOENT;
+    *slash = '\0';
+    return dir_above(dir, out, outsz);
+}
+
 int hwprofile_find_dir(char *out, size_t outsz, struct sim_err *err)
 {
     const char *env = getenv("CEPHSIM_PROFILES");
@@ -393,13 +400,9 @@ int hwprofile_find_dir(char *out, size_t outsz, struct sim_err *err)
     }
     if (is_dir("hw-profiles"))
         return copy_str(out, outsz, "hw-profiles", err);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        if (hwprofile_dir_near_exe(exe, out, outsz) == 0)
-            return 0;
-    }
+    char exe_dir[PATH_MAX];
+    if (files_exe_dir(exe_dir, sizeof exe_dir) == 0 && dir_above(exe_dir, out, outsz) == 0)
+        return 0;
     return sim_errf(err, -ENOENT,
                     "cannot find the hw-profiles directory: set CEPHSIM_PROFILES or run from "
                     "the cephsim source tree");

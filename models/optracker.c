@@ -22,10 +22,11 @@
 #include "optracker.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "strbuf.h"
 
 /* ---- hashing (src/common/ceph_hash.cc, src/include/rados.h) ---- */
 
@@ -92,23 +93,6 @@ static uint32_t reverse_bits(uint32_t v)
 
 /* ---- descriptions ---- */
 
-struct sbuf {
-    char *p;
-    size_t n, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    if (b->len >= b->n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
-}
-
 const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n)
 {
     if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE)
@@ -119,57 +103,56 @@ const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n
 }
 
 /* The op vector "[a,b]" as operator<<(vector<OSDOp>) prints it after clear_data. */
-static void describe_ops(struct sbuf *b, const struct optrack_op *op)
+static void describe_ops(struct strbuf *b, const struct optrack_op *op)
 {
     static const char copyup_cls[] = "rbd", copyup_method[] = "sparse_copyup";
     uint32_t objsz = op->object_size ? op->object_size : 4194304;
     const char *sep = "";
-    sb_printf(b, "[");
+    strbuf_printf(b, "[");
     if (op->subops & OPTRACK_STAT) {
-        sb_printf(b, "%sstat", sep);
+        strbuf_printf(b, "%sstat", sep);
         sep = ",";
     }
     if (op->subops & OPTRACK_CALL_COPYUP) {
-        sb_printf(b, "%scall %s.%s in=%zub", sep, copyup_cls, copyup_method,
-                  strlen(copyup_cls) + strlen(copyup_method));
+        strbuf_printf(b, "%scall %s.%s in=%zub", sep, copyup_cls, copyup_method,
+                      strlen(copyup_cls) + strlen(copyup_method));
         sep = ",";
     }
     if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE) {
         /* cls_client::object_map_update: class + method names are the call's in-data */
-        sb_printf(b, "%scall rbd.object_map_update in=%zub", sep, strlen("rbd") + strlen("object_map_update"));
+        strbuf_printf(b, "%scall rbd.object_map_update in=%zub", sep, strlen("rbd") + strlen("object_map_update"));
         sep = ",";
     }
     if (op->subops & OPTRACK_CMPEXT) {
-        sb_printf(b, "%scmpext %" PRIu64 "~%" PRIu64 " in=%" PRIu64 "b", sep, op->off, op->len, op->len);
+        strbuf_printf(b, "%scmpext %" PRIu64 "~%" PRIu64 " in=%" PRIu64 "b", sep, op->off, op->len, op->len);
         sep = ",";
     }
     if (op->subops & OPTRACK_ALLOC_HINT) {
-        sb_printf(b, "%sset-alloc-hint object_size %" PRIu32 " write_size %" PRIu32, sep, objsz, objsz);
+        strbuf_printf(b, "%sset-alloc-hint object_size %" PRIu32 " write_size %" PRIu32, sep, objsz, objsz);
         sep = ",";
     }
     if (op->subops & OPTRACK_WRITE) {
-        sb_printf(b, "%swrite %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
+        strbuf_printf(b, "%swrite %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
         sep = ",";
         for (uint16_t i = 0; i < op->n_more && i < OPTRACK_MORE_WRITES; i++)
-            sb_printf(b, ",write %" PRIu32 "~%" PRIu32, op->more_off[i], op->more_len[i]);
+            strbuf_printf(b, ",write %" PRIu32 "~%" PRIu32, op->more_off[i], op->more_len[i]);
     }
     if (op->subops & OPTRACK_WRITEFULL) {
-        sb_printf(b, "%swritefull 0~%" PRIu64, sep, op->len);
+        strbuf_printf(b, "%swritefull 0~%" PRIu64, sep, op->len);
         sep = ",";
     }
     if (op->subops & OPTRACK_READ) {
-        sb_printf(b, "%sread %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
+        strbuf_printf(b, "%sread %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
         sep = ",";
     }
-    sb_printf(b, "]");
+    strbuf_printf(b, "]");
 }
 
 const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n)
 {
-    struct sbuf b = {buf, n, 0};
+    struct strbuf b;
+    strbuf_fixed(&b, buf, n);
     char name[64];
-    if (n)
-        buf[0] = '\0';
     optrack_object_name(op, name, sizeof name);
     uint32_t hash = optrack_str_hash_rjenkins(name, strlen(name));
     uint32_t min_epoch = op->min_epoch ? op->min_epoch : op->epoch;
@@ -181,24 +164,24 @@ const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n)
         /* ceph_osd_flag_string: ondisk(4) read(16) write(32) known_if_redirected(0x400000) */
         const char *flags = (op->subops & writes) ? "ondisk+write+known_if_redirected"
                                                   : "ondisk+read+known_if_redirected";
-        sb_printf(&b, "osd_op(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " %" PRIu32 ":%08" PRIx32
-                  ":::%s:head ", op->client, op->tid, op->pool, op->pg_seed, op->pool, reverse_bits(hash), name);
+        strbuf_printf(&b, "osd_op(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " %" PRIu32 ":%08" PRIx32
+                      ":::%s:head ", op->client, op->tid, op->pool, op->pg_seed, op->pool, reverse_bits(hash), name);
         describe_ops(&b, op);
-        sb_printf(&b, " snapc 0=[] %s e%" PRIu32 ")", flags, op->epoch);
+        strbuf_printf(&b, " snapc 0=[] %s e%" PRIu32 ")", flags, op->epoch);
         break;
     }
     case OPTRACK_OSD_REPOP: {
         uint64_t mlcod = op->mlcod ? op->mlcod : (op->version >= 2 ? op->version - 2 : 0);
-        sb_printf(&b, "osd_repop(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
-                  " %" PRIu32 ":%08" PRIx32 ":::%s:head v %" PRIu32 "'%" PRIu64 ", mlcod=%" PRIu32 "'%" PRIu64 ")",
-                  op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->pool, reverse_bits(hash),
-                  name, op->epoch, op->version, op->epoch, mlcod);
+        strbuf_printf(&b, "osd_repop(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
+                      " %" PRIu32 ":%08" PRIx32 ":::%s:head v %" PRIu32 "'%" PRIu64 ", mlcod=%" PRIu32 "'%" PRIu64 ")",
+                      op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->pool, reverse_bits(hash),
+                      name, op->epoch, op->version, op->epoch, mlcod);
         break;
     }
     case OPTRACK_OSD_REPOP_REPLY:
-        sb_printf(&b, "osd_repop_reply(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
-                  " ondisk, result = %" PRId32 ")",
-                  op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->result);
+        strbuf_printf(&b, "osd_repop_reply(client.%" PRIu32 ".0:%" PRIu64 " %" PRIu32 ".%" PRIx32 " e%" PRIu32 "/%" PRIu32
+                      " ondisk, result = %" PRId32 ")",
+                      op->client, op->tid, op->pool, op->pg_seed, op->epoch, min_epoch, op->result);
         break;
     }
     return buf;

@@ -105,6 +105,17 @@ static const struct section *find_section(const char *name)
     return NULL;
 }
 
+const struct param_def *scenario_param_for_path(const char *path)
+{
+    const char *dot = strchr(path, '.');
+    if (!dot)
+        return NULL;
+    for (int i = 0; i < N_SECTIONS; i++)
+        if (strlen(sections[i].name) == (size_t)(dot - path) && !strncmp(path, sections[i].name, (size_t)(dot - path)))
+            return param_find(sections[i].defs, dot + 1);
+    return NULL;
+}
+
 static const char *const set_sections[] = {"cluster", "pool", "image", "sim", "ceph", "cost", "hw", "fio"};
 
 /* Split "a.b=c" into section "a", key "b", value "c" (in buf). */

@@ -101,6 +101,9 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
 
 /* The resolved parameters of every section as JSON (sim.json, the explorer). */
 cJSON *scenario_resolved_json(const struct scenario *sc);
+/* The parameter a "section.key" path names in the scenario's tables
+   (cluster, pool, image, sim, ceph, cost); NULL for other paths (hw.*, fio.*). */
+const struct param_def *scenario_param_for_path(const char *path);
 
 /* Print every scenario parameter (list-params), or a Markdown schema document. */
 void scenario_print_params(FILE *f, bool markdown);

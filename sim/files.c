@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int mkdir_upto(char *buf, int include_last)
 {
@@ -44,4 +45,23 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 int files_rm_tree(const char *dir)
 {
     return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int files_exe_dir(char *buf, size_t n)
+{
+    if (n < 2)
+        return -ENAMETOOLONG;
+    ssize_t k = readlink("/proc/self/exe", buf, n);
+    if (k < 0)
+        return -errno;
+    if ((size_t)k >= n)
+        return -ENAMETOOLONG;
+    buf[k] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return -ENOENT;
+    if (slash == buf)
+        slash++; /* "/x" -> "/", as dirname() */
+    *slash = '\0';
+    return 0;
 }
