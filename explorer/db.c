@@ -355,16 +355,16 @@ void db_rollback(struct db *db)
         exec(db, "ROLLBACK", NULL);
 }
 
-/* The axis columns of schema's points table (every column not in db_reserved_name). */
-static int axis_columns(struct db *db, const char *schema, char ***names, int *n, struct sim_err *err)
+int db_axis_columns(sqlite3 *h, const char *schema, char ***names, int *n, struct sim_err *err)
 {
     sqlite3_stmt *st;
     *names = NULL;
     *n = 0;
-    char sql[100];
-    snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('points', '%s') ORDER BY cid", schema);
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return sql_err(db, err, "points columns");
+    char *sql = sqlite3_mprintf("SELECT name FROM pragma_table_info('points', %Q) ORDER BY cid", schema);
+    int prc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+    sqlite3_free(sql);
+    if (prc != SQLITE_OK)
+        return sim_errf(err, -EIO, "sqlite: points columns: %s", sqlite3_errmsg(h));
     int cap = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(st, 0);
@@ -380,11 +380,6 @@ static int axis_columns(struct db *db, const char *schema, char ***names, int *n
     return 0;
 }
 
-int db_axis_columns(struct db *db, char ***names, int *n, struct sim_err *err)
-{
-    return axis_columns(db, "main", names, n, err);
-}
-
 void db_free_names(char **names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -396,7 +391,7 @@ static int add_axis_columns(struct db *db, const char *const *axes, int n_axes, 
 {
     char **have;
     int n_have, rc;
-    if ((rc = db_axis_columns(db, &have, &n_have, err)) < 0)
+    if ((rc = db_axis_columns(db->h, "main", &have, &n_have, err)) < 0)
         return rc;
     for (int i = 0; i < n_axes && rc == 0; i++) {
         bool found = false;
@@ -609,11 +604,28 @@ int db_run_done(struct db *db, const char *point_id, int replication)
     return s == SQLITE_DONE ? 0 : -EIO;
 }
 
+cJSON *db_run_summary(struct db *db, const char *point_id, int replication)
+{
+    if (db_run_done(db, point_id, replication) != 1)
+        return NULL;
+    sqlite3_stmt *st;
+    cJSON *j = NULL;
+    if (sqlite3_prepare_v2(db->h, "SELECT summary_json FROM metrics WHERE point_id = ? AND replication = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_bind_text(st, 1, point_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, replication);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        j = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return j;
+}
+
 int db_update_views(struct db *db, struct sim_err *err)
 {
     char **axes;
     int n_axes, rc;
-    if ((rc = db_axis_columns(db, &axes, &n_axes, err)) < 0)
+    if ((rc = db_axis_columns(db->h, "main", &axes, &n_axes, err)) < 0)
         return rc;
     struct strbuf b = STRBUF_INIT;
     char q[300];
@@ -690,7 +702,7 @@ static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
     /* the source's axis columns first, so that every column exists in main */
     char **src_axes;
     int n_src;
-    if ((rc = axis_columns(db, "src", &src_axes, &n_src, err)) < 0)
+    if ((rc = db_axis_columns(db->h, "src", &src_axes, &n_src, err)) < 0)
         return rc;
     struct strbuf b = STRBUF_INIT;
     if ((rc = add_axis_columns(db, (const char *const *)src_axes, n_src, err)) < 0)

@@ -96,9 +96,12 @@ int db_add_run(struct db *db, const struct db_run *r, struct sim_err *err);
 
 /* 1 if (point_id, replication) is done, 0 if not, negative errno on error. */
 int db_run_done(struct db *db, const char *point_id, int replication);
+/* The runner_summary_json of a done run (the caller deletes it); NULL when not done. */
+cJSON *db_run_summary(struct db *db, const char *point_id, int replication);
 
-/* The axis columns of points (calloc'd array of malloc'd names; free with db_free_names). */
-int db_axis_columns(struct db *db, char ***names, int *n, struct sim_err *err);
+/* The axis columns of schema's points table ("main", or an attached one such as
+   merge's "src"): a calloc'd array of malloc'd names; free with db_free_names. */
+int db_axis_columns(sqlite3 *h, const char *schema, char ***names, int *n, struct sim_err *err);
 void db_free_names(char **names, int n);
 
 /* Recreate the results and point_results views over the current axis columns. */

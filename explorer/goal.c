@@ -185,19 +185,7 @@ static cJSON *cand_axes(const struct goal_opts *o, const int *idx)
 /* A recorded run's summary (the --db cache), or NULL. */
 static cJSON *cached_summary(struct search *s, const char *id, int rep)
 {
-    if (!s->db || db_run_done(s->db, id, rep) != 1)
-        return NULL;
-    sqlite3_stmt *st;
-    cJSON *j = NULL;
-    if (sqlite3_prepare_v2(db_sqlite(s->db), "SELECT summary_json FROM metrics WHERE point_id = ? AND replication = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return NULL;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, rep);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        j = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return j;
+    return s->db ? db_run_summary(s->db, id, rep) : NULL;
 }
 
 struct eval {

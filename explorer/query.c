@@ -244,22 +244,10 @@ static int qctx_open(const struct query_opts *o, struct qctx *q, struct sim_err 
                       o->db_path);
         goto fail;
     } else {
-        /* several sweeps: every axis column */
+        /* several sweeps: every axis column (none when the query fails: the tables are checked above) */
         struct sim_err e2;
-        sqlite3_stmt *c;
-        if (prepare(q->h, "SELECT name FROM pragma_table_info('points') ORDER BY cid", &c, &e2) == 0) {
-            int cap = 16;
-            q->axes = sim_xcalloc((size_t)cap, sizeof *q->axes);
-            while (sqlite3_step(c) == SQLITE_ROW) {
-                const char *n = (const char *)sqlite3_column_text(c, 0);
-                if (db_reserved_name(n))
-                    continue;
-                if (q->n_axes + 1 >= cap)
-                    q->axes = sim_xrealloc(q->axes, (size_t)(cap *= 2), sizeof *q->axes);
-                q->axes[q->n_axes++] = sim_xstrdup(n);
-            }
-            sqlite3_finalize(c);
-        }
+        if (db_axis_columns(q->h, "main", &q->axes, &q->n_axes, &e2) < 0)
+            q->n_axes = 0;
     }
     sqlite3_finalize(st);
     q->scope = o->sweep ? sqlite3_mprintf("point_id IN (SELECT sp.point_id FROM sweep_points sp JOIN sweeps s "
