@@ -132,6 +132,7 @@ static struct fio_io *io_start(struct fio_worker *w, int ddir, uint64_t len, sim
     io->ddir = ddir;
     io->len = len;
     io->t_issue = now;
+    io->owner = NULL;
     w->issued++;
     w->bytes_issued += len;
     w->inflight++;

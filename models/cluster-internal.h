@@ -108,6 +108,7 @@ struct fio_io {
     /* per-stage timestamps of the (last) rados op, for the waterfall */
     sim_time_t st[STAGE_COUNT + 1];
     sim_time_t rep[3];       /* the slowest replica's initiated, started, commit_sent */
+    void *owner;             /* a replay port's request (replay.c); NULL for fio's own I/Os */
 };
 
 /* One fio job clone (numjobs makes several): a closed loop of iodepth I/Os. */

@@ -160,9 +160,7 @@ int replay_trace_load(struct replay_trace *tr, const char *const *paths, int n, 
 /* ------------------------------------------------------------------ the port */
 
 struct replay_req {
-    struct replay_req *next; /* free list / hash chain */
     struct replay_port *p;
-    struct fio_io *io;       /* while in flight */
     uint64_t tag;
     int ddir;
     uint64_t offset, len;
@@ -174,15 +172,8 @@ struct replay_port {
     replay_done_fn done;
     void *ctx;
     struct pool reqs;
-    struct replay_req **bucket; /* in-flight requests by fio_io address */
-    uint32_t n_buckets;
     uint64_t inflight;
 };
-
-static uint32_t io_hash(const struct replay_port *p, const struct fio_io *io)
-{
-    return (uint32_t)(sim_fmix64((uint64_t)(uintptr_t)io) & (p->n_buckets - 1));
-}
 
 struct replay_port *replay_port_open(struct cluster *c, uint32_t client, replay_done_fn done, void *ctx)
 {
@@ -197,8 +188,6 @@ struct replay_port *replay_port_open(struct cluster *c, uint32_t client, replay_
     p->w.index = cl->workers[0].index;
     cpu_pool_init(&p->w.thread, &c->hosts[cl->host], "fio", 1);
     pool_init(&p->reqs, sizeof(struct replay_req), 256);
-    p->n_buckets = 4096;
-    p->bucket = sim_xcalloc(p->n_buckets, sizeof *p->bucket);
     return p;
 }
 
@@ -208,7 +197,6 @@ void replay_port_close(struct replay_port *p)
         return;
     cpu_pool_fini(&p->w.thread);
     pool_fini(&p->reqs);
-    free(p->bucket);
     free(p);
 }
 
@@ -221,10 +209,7 @@ static void req_issue(struct sim *s, void *obj, uint64_t arg)
 {
     struct replay_req *r = obj;
     struct replay_port *p = r->p;
-    r->io = client_issue_io(&p->w, r->ddir, r->offset, r->len);
-    uint32_t h = io_hash(p, r->io);
-    r->next = p->bucket[h];
-    p->bucket[h] = r;
+    client_issue_io(&p->w, r->ddir, r->offset, r->len)->owner = r; /* back in replay_io_done */
 }
 
 void replay_submit_io(struct replay_port *p, sim_time_t t, int ddir, uint64_t offset, uint64_t len,
@@ -247,13 +232,8 @@ void replay_submit_io(struct replay_port *p, sim_time_t t, int ddir, uint64_t of
 void replay_io_done(struct fio_worker *w, struct fio_io *io, sim_time_t now)
 {
     struct replay_port *p = (struct replay_port *)w; /* w is the port's first member */
-    uint32_t h = io_hash(p, io);
-    struct replay_req **pp = &p->bucket[h];
-    while (*pp && (*pp)->io != io)
-        pp = &(*pp)->next;
-    SIM_ASSERT(*pp);
-    struct replay_req *r = *pp;
-    *pp = r->next;
+    struct replay_req *r = io->owner;
+    SIM_ASSERT(r && r->p == p);
     p->inflight--;
     uint64_t tag = r->tag;
     pool_put(&p->reqs, r);
