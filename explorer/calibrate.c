@@ -23,6 +23,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "hwprofile.h"
+#include "files.h"
 #include "jsonu.h"
 #include "scenario.h"
 
@@ -770,11 +771,31 @@ static void scale_pct_json(cJSON *arr, double s)
     }
 }
 
-static void dir_of(const char *path, char *out, size_t n)
+/* How the calibrated scenario at scenario_out names the profile written at
+   profile_path: by its short name when it lies in the profiles directory the
+   scenario will search (hw-profiles/nvme/NAME.json), else by its path relative
+   to the scenario's directory, never an absolute path: the tree stays
+   relocatable. */
+static int profile_reference(const char *profile_path, const char *scenario_out, char *out, size_t n,
+                             struct sim_err *err)
 {
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    snprintf(out, n, "%s", dirname(tmp));
+    char pdir[PATH_MAX], sdir[PATH_MAX], kind_dir[PATH_MAX + 8], real_kind[PATH_MAX], real_pdir[PATH_MAX];
+    files_dir_of(profile_path, pdir, sizeof pdir);
+    files_dir_of(scenario_out, sdir, sizeof sdir);
+    if (hwprofile_find_dir_for(scenario_out, kind_dir, PATH_MAX, NULL) == 0) {
+        strcat(kind_dir, "/nvme");
+        const char *base = strrchr(profile_path, '/') ? strrchr(profile_path, '/') + 1 : profile_path;
+        size_t bl = strlen(base);
+        if (realpath(kind_dir, real_kind) && realpath(pdir, real_pdir) && !strcmp(real_kind, real_pdir) &&
+            bl > 5 && !strcmp(base + bl - 5, ".json") && bl - 5 < n) {
+            snprintf(out, n, "%.*s", (int)(bl - 5), base);
+            return 0;
+        }
+    }
+    int rc = files_relative_to(profile_path, sdir, out, n);
+    if (rc < 0)
+        return sim_errf(err, rc, "%s: cannot name it relative to %s: %s", profile_path, sdir, strerror(-rc));
+    return 0;
 }
 
 int calibrate_write_scenario(const struct calibrate_opts *o, const struct calibrate_result *res,
@@ -871,22 +892,21 @@ int calibrate_write_scenario(const struct calibrate_opts *o, const struct calibr
         cJSON_Delete(prof);
         if (rc < 0)
             goto out;
-        cJSON *cl = object_at(root, "cluster");
-        set_item(cl, "nvme", cJSON_CreateString(profile_out));
+        char ref[PATH_MAX];
+        if ((rc = profile_reference(profile_out, out_path, ref, sizeof ref, err)) < 0)
+            goto out;
+        set_item(object_at(root, "cluster"), "nvme", cJSON_CreateString(ref));
     }
-    /* a relative job file stays valid only next to the base scenario */
+    /* a relative job file is relative to its scenario: keep it so from the output's directory */
     char d_base[PATH_MAX], d_out[PATH_MAX];
-    dir_of(o->scenario, d_base, sizeof d_base);
-    dir_of(out_path, d_out, sizeof d_out);
+    files_dir_of(o->scenario, d_base, sizeof d_base);
+    files_dir_of(out_path, d_out, sizeof d_out);
     cJSON *clients = cJSON_GetObjectItemCaseSensitive(root, "clients");
     cJSON *jf = cJSON_GetObjectItemCaseSensitive(clients, "jobfile");
-    char rb[PATH_MAX], ro[PATH_MAX];
-    bool same = realpath(d_base, rb) && realpath(d_out, ro) && !strcmp(rb, ro);
-    if (cJSON_IsString(jf) && jf->valuestring[0] != '/' && !same) {
-        char p[PATH_MAX * 2], abs_[PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", d_base, jf->valuestring);
-        if (realpath(p, abs_))
-            cJSON_SetValuestring(jf, abs_);
+    if (cJSON_IsString(jf) && jf->valuestring[0] != '/') {
+        char p[PATH_MAX * 2], rel[PATH_MAX];
+        if (files_join(d_base, jf->valuestring, p, sizeof p) == 0 && files_relative_to(p, d_out, rel, sizeof rel) == 0)
+            cJSON_SetValuestring(jf, rel);
     }
     /* provenance in the description (replacing an earlier calibration note) */
     cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");

@@ -392,11 +392,23 @@ int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz)
 
 int hwprofile_find_dir(char *out, size_t outsz, struct sim_err *err)
 {
+    return hwprofile_find_dir_for(NULL, out, outsz, err);
+}
+
+int hwprofile_find_dir_for(const char *near_file, char *out, size_t outsz, struct sim_err *err)
+{
     const char *env = getenv("CEPHSIM_PROFILES");
     if (env && env[0]) {
         if (!is_dir(env))
             return sim_errf(err, -ENOENT, "CEPHSIM_PROFILES=%s: not a directory", env);
         return copy_str(out, outsz, env, err);
+    }
+    /* a scenario's own tree first: a copied or cloned tree uses its profiles,
+       not those of whichever tree the binary or the working directory is in */
+    if (near_file && near_file[0]) {
+        char d[PATH_MAX];
+        if (files_dir_of(near_file, d, sizeof d) == 0 && dir_above(d, out, outsz) == 0)
+            return 0;
     }
     if (is_dir("hw-profiles"))
         return copy_str(out, outsz, "hw-profiles", err);

@@ -192,6 +192,10 @@ void hwprofile_print_params(FILE *f, bool markdown);
  */
 int hwprofile_find_dir(char *out, size_t outsz, struct sim_err *err);
 
+/* Like hwprofile_find_dir, but hw-profiles one to three levels above the
+   directory of near_file (a scenario) comes before the working directory. */
+int hwprofile_find_dir_for(const char *near_file, char *out, size_t outsz, struct sim_err *err);
+
 /* The executable-relative step of hwprofile_find_dir: searches 1-3 levels above exe's directory. */
 int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "jsonu.h"
 
 #define CL(f) offsetof(struct scenario_cluster, f)
@@ -195,6 +196,9 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
 static int value_error(const struct scenario *sc, int rc, const char *path, const char *const *sets, int n_sets,
                        const char *msg, struct sim_err *err);
 static const char *set_origin(const char *path, const char *const *sets, int n_sets);
+static int profiles_dir(const struct scenario *sc, char *dir, size_t n, struct sim_err *err);
+static const char *profile_ref(const struct scenario *sc, const char *key, const char *ref, const char *const *sets,
+                               int n_sets, char *buf, size_t n);
 
 /* A part reference of a host profile as a cluster.<part> value: its short
    name, or the path it resolved to. */
@@ -219,13 +223,14 @@ static int apply_host_profile(struct scenario *sc, const cJSON *root, const char
     const char *name = set ? strchr(set, '=') + 1 : cJSON_IsString(h) ? h->valuestring : NULL;
     if (!name || !name[0])
         return 0;
-    char dir[1024];
+    char dir[1024], ref[2048];
     int rc;
-    if ((rc = hwprofile_find_dir(dir, sizeof dir, err)) < 0)
+    if ((rc = profiles_dir(sc, dir, sizeof dir, err)) < 0)
         return rc;
     struct hw_host *host = sim_xcalloc(1, sizeof *host);
     struct sim_err e2;
-    if ((rc = hwprofile_load_host(name, dir, host, &e2)) < 0)
+    if ((rc = hwprofile_load_host(profile_ref(sc, "cluster.host", name, sets, n_sets, ref, sizeof ref), dir, host,
+                                  &e2)) < 0)
         rc = value_error(sc, rc, "cluster.host", sets, n_sets, e2.msg, err);
     else if ((rc = host_part(sc->cluster.cpu, host->cpu_ref, host->cpu.path, "cpu", err)) == 0 &&
              (rc = host_part(sc->cluster.nvme, host->nvme_ref, host->nvme.path, "nvme", err)) == 0 &&
@@ -270,21 +275,51 @@ static int value_error(const struct scenario *sc, int rc, const char *path, cons
     return sim_errf(err, rc, "%s: %s: %s", sc->path, path, msg);
 }
 
+/* The scenario file, or NULL for a built-in or in-memory scenario. */
+static const char *scenario_file(const struct scenario *sc)
+{
+    return sc->path[0] == '(' ? NULL : sc->path;
+}
+
+/* The profiles directory for sc: its own tree's hw-profiles first. */
+static int profiles_dir(const struct scenario *sc, char *dir, size_t n, struct sim_err *err)
+{
+    return hwprofile_find_dir_for(scenario_file(sc), dir, n, err);
+}
+
+/* A profile given by path in the scenario file is relative to that file, so a
+   tree can be copied or cloned anywhere; one from --set is relative to the
+   working directory, as any command-line path is. */
+static const char *profile_ref(const struct scenario *sc, const char *key, const char *ref, const char *const *sets,
+                               int n_sets, char *buf, size_t n)
+{
+    const char *file = scenario_file(sc);
+    bool is_path = strchr(ref, '/') || (strlen(ref) >= 5 && !strcmp(ref + strlen(ref) - 5, ".json"));
+    if (!file || !is_path || ref[0] == '/' || set_origin(key, sets, n_sets))
+        return ref;
+    char dir[1024];
+    if (files_dir_of(file, dir, sizeof dir) < 0 || files_join(dir, ref, buf, n) < 0)
+        return ref;
+    return buf;
+}
+
 static int load_profiles(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
 {
-    char dir[1024];
+    char dir[1024], ref[2048];
     int rc;
-    if ((rc = hwprofile_find_dir(dir, sizeof dir, err)) < 0)
+    if ((rc = profiles_dir(sc, dir, sizeof dir, err)) < 0)
         return rc;
     struct sim_err e2;
-    if ((rc = hwprofile_load_cpu(sc->cluster.cpu, dir, &sc->cpu, &e2)) < 0)
+#define REF(key, v) profile_ref(sc, key, v, sets, n_sets, ref, sizeof ref)
+    if ((rc = hwprofile_load_cpu(REF("cluster.cpu", sc->cluster.cpu), dir, &sc->cpu, &e2)) < 0)
         return value_error(sc, rc, "cluster.cpu", sets, n_sets, e2.msg, err);
-    if ((rc = hwprofile_load_nvme(sc->cluster.nvme, dir, &sc->nvme, &e2)) < 0)
+    if ((rc = hwprofile_load_nvme(REF("cluster.nvme", sc->cluster.nvme), dir, &sc->nvme, &e2)) < 0)
         return value_error(sc, rc, "cluster.nvme", sets, n_sets, e2.msg, err);
-    if ((rc = hwprofile_load_nic(sc->cluster.nic, dir, &sc->nic, &e2)) < 0)
+    if ((rc = hwprofile_load_nic(REF("cluster.nic", sc->cluster.nic), dir, &sc->nic, &e2)) < 0)
         return value_error(sc, rc, "cluster.nic", sets, n_sets, e2.msg, err);
-    if ((rc = hwprofile_load_switch(sc->cluster.switch_, dir, &sc->sw, &e2)) < 0)
+    if ((rc = hwprofile_load_switch(REF("cluster.switch", sc->cluster.switch_), dir, &sc->sw, &e2)) < 0)
         return value_error(sc, rc, "cluster.switch", sets, n_sets, e2.msg, err);
+#undef REF
     return 0;
 }
 

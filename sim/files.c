@@ -1,6 +1,8 @@
 #include "files.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,4 +66,54 @@ int files_exe_dir(char *buf, size_t n)
         slash++; /* "/x" -> "/", as dirname() */
     *slash = '\0';
     return 0;
+}
+
+int files_dir_of(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    int len;
+    if (!slash)
+        len = snprintf(out, n, ".");
+    else if (slash == path)
+        len = snprintf(out, n, "/");
+    else
+        len = snprintf(out, n, "%.*s", (int)(slash - path), path);
+    return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
+}
+
+int files_join(const char *dir, const char *rel, char *out, size_t n)
+{
+    int len = rel[0] == '/' || !strcmp(dir, ".") ? snprintf(out, n, "%s", rel)
+                                                 : snprintf(out, n, "%s/%s", dir, rel);
+    return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
+}
+
+int files_relative_to(const char *target, const char *from_dir, char *out, size_t n)
+{
+    char t[PATH_MAX], d[PATH_MAX];
+    if (!realpath(target, t) || !realpath(from_dir, d))
+        return -errno;
+    /* the longest common prefix that ends at a directory boundary */
+    size_t common = 0;
+    for (size_t i = 0; t[i] && t[i] == d[i]; i++)
+        if (t[i] == '/')
+            common = i;
+    size_t dl = strlen(d);
+    if (dl == 1) /* from "/" */
+        return snprintf(out, n, "%s", t + 1) >= (int)n ? -ENAMETOOLONG : 0;
+    if (!strncmp(t, d, dl) && (t[dl] == '/' || t[dl] == '\0'))
+        common = dl;
+    size_t used = 0;
+    out[0] = '\0';
+    /* one ".." for every directory of from_dir below the common prefix */
+    for (size_t i = common; i < dl; i++)
+        if (d[i] == '/') {
+            int k = snprintf(out + used, n - used, "../");
+            if (k < 0 || (size_t)k >= n - used)
+                return -ENAMETOOLONG;
+            used += (size_t)k;
+        }
+    const char *rest = t[common] == '/' ? t + common + 1 : t + common;
+    int k = snprintf(out + used, n - used, "%s", rest);
+    return k < 0 || (size_t)k >= n - used ? -ENAMETOOLONG : 0;
 }

@@ -471,6 +471,50 @@ static void test_malformed_json(void **state)
     rm_tree(dir);
 }
 
+/* A profile named by a relative path in a scenario file is found relative to
+   that file, from any working directory; one from --set is relative to the
+   working directory.  (A calibrated lab scenario once named a /tmp file.) */
+static void test_profile_path_relative_to_scenario(void **state)
+{
+    char dir[] = "/tmp/cephsim_test_scenario.XXXXXX", pdir[256];
+    assert_non_null(mkdtemp(dir));
+    char sub[300], path[400], prof[400], cwd[4096], src[2048];
+    snprintf(sub, sizeof sub, "%s/scenarios", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    snprintf(sub, sizeof sub, "%s/elsewhere", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    snprintf(sub, sizeof sub, "%s/elsewhere/deeper", dir); /* where ../my-drive.json is not */
+    assert_int_equal(mkdir(sub, 0777), 0);
+    profiles_dir(pdir, sizeof pdir);
+    snprintf(src, sizeof src, "%s/nvme/pm983.json", pdir);
+    char *text = NULL;
+    assert_int_equal(jsonu_slurp(src, &text, NULL, NULL), 0);
+    snprintf(prof, sizeof prof, "%s/my-drive.json", dir);
+    write_text(prof, text);
+    free(text);
+    snprintf(path, sizeof path, "%s/scenarios/s.json", dir);
+    write_text(path, "{\"cluster\": {\"nvme\": \"../my-drive.json\"}, " JOBS "}");
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(sub), 0);
+    struct scenario sc;
+    struct sim_err err = {0};
+    int rc = scenario_load(&sc, path, NULL, NULL, NULL, 0, &err);
+    if (rc == 0)
+        scenario_free(&sc);
+    /* the same relative path from --set means the working directory: not found there */
+    const char *sets[] = {"cluster.nvme=../my-drive.json"};
+    struct sim_err err2 = {0};
+    int rc2 = scenario_load(&sc, path, NULL, NULL, sets, 1, &err2);
+    if (rc2 == 0)
+        scenario_free(&sc);
+    assert_int_equal(chdir(cwd), 0);
+    rm_tree(dir);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_true(rc2 < 0);
+    assert_non_null(strstr(err2.msg, "--set cluster.nvme=../my-drive.json"));
+}
+
 /* A scenario that loads but cannot be built: the error still names the file and the path. */
 static void test_bad_topology_names_file(void **state)
 {
@@ -763,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_file_errors_not_blamed_on_set),
         cmocka_unit_test(test_job_file_errors),
         cmocka_unit_test(test_malformed_json),
+        cmocka_unit_test(test_profile_path_relative_to_scenario),
         cmocka_unit_test(test_bad_topology_names_file),
         cmocka_unit_test(test_cli_contract),
         cmocka_unit_test(test_cli_bad_topology),
