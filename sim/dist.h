@@ -9,7 +9,6 @@
 #define CEPHSIM_SIM_DIST_H
 
 #include <gsl/gsl_rng.h>
-#include <cjson/cJSON.h>
 
 #include "err.h"
 
@@ -54,13 +53,5 @@ double dist_mean(const struct dist *d);
 /* Quantile q in [0,1]. */
 double dist_quantile(const struct dist *d, double q);
 
-/*
- * Parse {"dist": "lognormal", "mean": 50, "cv": 0.3} / {"dist":"const","value":5}
- * / {"dist":"exp","mean":..} / {"dist":"normal","mean":..,"sd":..}
- * / {"dist":"uniform","min":..,"max":..} / {"dist":"empirical","pct":[[50,40],[99,90]]}
- * or a bare number (constant).  Values are in the caller's unit.
- */
-int dist_from_json(struct dist *d, const cJSON *j, const char *file, const char *path,
-                   struct sim_err *err);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonu.h"
+#include "names.h"
 
 int param_count(const struct param_def *defs)
 {
@@ -39,7 +39,7 @@ void param_set_defaults(const struct param_def *defs, void *obj)
     }
 }
 
-static int enum_index(const struct param_def *d, const char *s)
+int param_enum_index(const struct param_def *d, const char *s)
 {
     for (int i = 0; d->choices[i]; i++)
         if (strcmp(d->choices[i], s) == 0)
@@ -47,8 +47,8 @@ static int enum_index(const struct param_def *d, const char *s)
     return -1;
 }
 
-static int enum_error(const struct param_def *d, const char *s, const char *file, const char *path,
-                      struct sim_err *err)
+int param_enum_error(const struct param_def *d, const char *s, const char *file, const char *path,
+                     struct sim_err *err)
 {
     char list[256] = "";
     int n = 0;
@@ -56,13 +56,13 @@ static int enum_error(const struct param_def *d, const char *s, const char *file
         strncat(list, n ? ", " : "", sizeof list - strlen(list) - 1);
         strncat(list, d->choices[n], sizeof list - strlen(list) - 1);
     }
-    const char *dym = jsonu_did_you_mean(s, d->choices, n);
+    const char *dym = names_did_you_mean(s, d->choices, n);
     return sim_errf(err, -EINVAL, "%s: %s: '%s' is not one of %s%s%s%s", file, path, s, list,
                     dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
 }
 
-static int check_range(const struct param_def *d, double v, const char *file, const char *path,
-                       struct sim_err *err)
+int param_check_range(const struct param_def *d, double v, const char *file, const char *path,
+                      struct sim_err *err)
 {
     if (!isfinite(v) || v < d->min || v > d->max)
         return sim_errf(err, -ERANGE, "%s: %s: %g is out of range [%g, %g]%s%s", file, path, v,
@@ -70,46 +70,73 @@ static int check_range(const struct param_def *d, double v, const char *file, co
     return 0;
 }
 
-int param_bind_value(const struct param_def *d, void *obj, const cJSON *v, const char *file,
-                     const char *path, struct sim_err *err)
+int param_set_number(const struct param_def *d, void *obj, double x, const char *file, const char *path,
+                     struct sim_err *err)
 {
     void *p = param_ptr(d, obj);
     switch (d->type) {
     case PARAM_INT:
-        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
+        if (x != floor(x))
             return sim_errf(err, -EINVAL, "%s: %s: expected an integer", file, path);
-        if (check_range(d, v->valuedouble, file, path, err) < 0)
+        if (param_check_range(d, x, file, path, err) < 0)
             return err ? err->code : -ERANGE;
-        *(int64_t *)p = (int64_t)v->valuedouble;
+        *(int64_t *)p = (int64_t)x;
         return 0;
     case PARAM_DOUBLE:
-        if (!cJSON_IsNumber(v))
-            return sim_errf(err, -EINVAL, "%s: %s: expected a number", file, path);
-        if (check_range(d, v->valuedouble, file, path, err) < 0)
+        if (param_check_range(d, x, file, path, err) < 0)
             return err ? err->code : -ERANGE;
-        *(double *)p = v->valuedouble;
+        *(double *)p = x;
         return 0;
     case PARAM_BOOL:
-        if (!cJSON_IsBool(v))
-            return sim_errf(err, -EINVAL, "%s: %s: expected true or false", file, path);
-        *(bool *)p = cJSON_IsTrue(v);
-        return 0;
+        return sim_errf(err, -EINVAL, "%s: %s: expected true or false", file, path);
     case PARAM_STRING:
-        if (!cJSON_IsString(v))
-            return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
-        if (strlen(v->valuestring) >= PARAM_STR_MAX)
+    case PARAM_ENUM:
+        return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
+    }
+    return sim_errf(err, -EINVAL, "%s: %s: bad parameter type", file, path);
+}
+
+int param_set_bool(const struct param_def *d, void *obj, bool b, const char *file, const char *path,
+                   struct sim_err *err)
+{
+    switch (d->type) {
+    case PARAM_BOOL:
+        *(bool *)param_ptr(d, obj) = b;
+        return 0;
+    case PARAM_INT:
+        return sim_errf(err, -EINVAL, "%s: %s: expected an integer", file, path);
+    case PARAM_DOUBLE:
+        return sim_errf(err, -EINVAL, "%s: %s: expected a number", file, path);
+    case PARAM_STRING:
+    case PARAM_ENUM:
+        return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
+    }
+    return sim_errf(err, -EINVAL, "%s: %s: bad parameter type", file, path);
+}
+
+int param_set_string(const struct param_def *d, void *obj, const char *v, const char *file, const char *path,
+                     struct sim_err *err)
+{
+    void *p = param_ptr(d, obj);
+    switch (d->type) {
+    case PARAM_STRING:
+        if (strlen(v) >= PARAM_STR_MAX)
             return sim_errf(err, -EINVAL, "%s: %s: string too long", file, path);
-        strcpy((char *)p, v->valuestring);
+        strcpy((char *)p, v);
         return 0;
     case PARAM_ENUM: {
-        if (!cJSON_IsString(v))
-            return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
-        int i = enum_index(d, v->valuestring);
+        int i = param_enum_index(d, v);
         if (i < 0)
-            return enum_error(d, v->valuestring, file, path, err);
+            return param_enum_error(d, v, file, path, err);
         *(int *)p = i;
         return 0;
     }
+    case PARAM_INT:
+        return sim_errf(err, -EINVAL, "%s: %s: expected an integer", file, path);
+    case PARAM_DOUBLE:
+        return sim_errf(err, -EINVAL, "%s: %s: expected a number", file, path);
+    case PARAM_BOOL:
+        return sim_errf(err, -EINVAL, "%s: %s: expected true or false", file, path);
     }
     return sim_errf(err, -EINVAL, "%s: %s: bad parameter type", file, path);
 }
@@ -117,7 +144,6 @@ int param_bind_value(const struct param_def *d, void *obj, const cJSON *v, const
 int param_set_text(const struct param_def *d, void *obj, const char *text, const char *file,
                    const char *path, struct sim_err *err)
 {
-    cJSON *v = NULL;
     char *end;
     switch (d->type) {
     case PARAM_INT:
@@ -125,74 +151,19 @@ int param_set_text(const struct param_def *d, void *obj, const char *text, const
         double x = strtod(text, &end);
         if (end == text || *end)
             return sim_errf(err, -EINVAL, "%s: %s: '%s' is not a number", file, path, text);
-        v = cJSON_CreateNumber(x);
-        break;
+        return param_set_number(d, obj, x, file, path, err);
     }
     case PARAM_BOOL:
         if (!strcmp(text, "true") || !strcmp(text, "1"))
-            v = cJSON_CreateTrue();
-        else if (!strcmp(text, "false") || !strcmp(text, "0"))
-            v = cJSON_CreateFalse();
-        else
-            return sim_errf(err, -EINVAL, "%s: %s: '%s' is not true or false", file, path, text);
-        break;
+            return param_set_bool(d, obj, true, file, path, err);
+        if (!strcmp(text, "false") || !strcmp(text, "0"))
+            return param_set_bool(d, obj, false, file, path, err);
+        return sim_errf(err, -EINVAL, "%s: %s: '%s' is not true or false", file, path, text);
     case PARAM_STRING:
     case PARAM_ENUM:
-        v = cJSON_CreateString(text);
-        break;
+        return param_set_string(d, obj, text, file, path, err);
     }
-    int rc = param_bind_value(d, obj, v, file, path, err);
-    cJSON_Delete(v);
-    return rc;
-}
-
-int param_bind_json(const struct param_def *defs, void *obj, const cJSON *json,
-                    const char *const *extra_keys, const char *file, const char *path,
-                    struct sim_err *err)
-{
-    char p[512];
-    if (!cJSON_IsObject(json))
-        return sim_errf(err, -EINVAL, "%s: %s: expected an object", file, path[0] ? path : "(top)");
-    for (const cJSON *it = json->child; it; it = it->next) {
-        bool extra = false;
-        for (int i = 0; extra_keys && extra_keys[i]; i++)
-            extra |= strcmp(extra_keys[i], it->string) == 0;
-        if (extra)
-            continue;
-        const struct param_def *d = param_find(defs, it->string);
-        jsonu_path(p, sizeof p, path, it->string);
-        if (!d) {
-            int n = param_count(defs), m = 0;
-            const char **names = sim_xcalloc((size_t)n + 16, sizeof *names);
-            for (int i = 0; i < n; i++)
-                names[m++] = defs[i].name;
-            for (int i = 0; extra_keys && extra_keys[i] && m < n + 16; i++)
-                names[m++] = extra_keys[i];
-            const char *dym = jsonu_did_you_mean(it->string, names, m);
-            int rc = sim_errf(err, -EINVAL, "%s: %s: unknown key%s%s%s", file, p,
-                              dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
-            free(names);
-            return rc;
-        }
-        int rc = param_bind_value(d, obj, it, file, p, err);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
-
-void param_to_json(const struct param_def *defs, const void *obj, cJSON *json)
-{
-    for (const struct param_def *d = defs; d->name; d++) {
-        const void *p = (const char *)obj + d->offset;
-        switch (d->type) {
-        case PARAM_INT: cJSON_AddNumberToObject(json, d->name, (double)*(const int64_t *)p); break;
-        case PARAM_DOUBLE: cJSON_AddNumberToObject(json, d->name, *(const double *)p); break;
-        case PARAM_BOOL: cJSON_AddBoolToObject(json, d->name, *(const bool *)p); break;
-        case PARAM_STRING: cJSON_AddStringToObject(json, d->name, (const char *)p); break;
-        case PARAM_ENUM: cJSON_AddStringToObject(json, d->name, d->choices[*(const int *)p]); break;
-        }
-    }
+    return sim_errf(err, -EINVAL, "%s: %s: bad parameter type", file, path);
 }
 
 static const char *type_name(enum param_type t)

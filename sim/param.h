@@ -1,8 +1,9 @@
 /*
  * param.h - declarative parameter tables (fio's fio_option idea).
  *
- * One table per model or profile part drives: defaults, strict JSON binding with
- * range checks, --set overrides from strings, `cephsim list-params`, the
+ * One table per model or profile part drives: defaults, range-checked values
+ * (from JSON through explorer/io/paramjson.h), --set overrides from strings,
+ * `cephsim list-params`, the
  * generated schema document and the resolved-parameter JSON of a run.
  * Names follow the Ceph config option or fio option they model where one exists.
  */
@@ -13,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <cjson/cJSON.h>
 
 #include "err.h"
 
@@ -48,26 +48,28 @@ const struct param_def *param_find(const struct param_def *defs, const char *nam
 /* Write every default into obj. */
 void param_set_defaults(const struct param_def *defs, void *obj);
 
-/*
- * Bind a JSON object onto obj: each key must name a parameter (unknown keys are
- * errors with a did-you-mean), values are type- and range-checked.  Keys in
- * extra_keys (NULL-terminated, may be NULL) are allowed and skipped.
- */
-int param_bind_json(const struct param_def *defs, void *obj, const cJSON *json,
-                    const char *const *extra_keys, const char *file, const char *path,
-                    struct sim_err *err);
-
-/* Bind one JSON value to one parameter. */
-int param_bind_value(const struct param_def *d, void *obj, const cJSON *v,
-                     const char *file, const char *path, struct sim_err *err);
-
-/* Set one parameter from its text form (as given to --set); checked like JSON. */
+/* Set one parameter from its text form (as given to --set): numbers, true/false/1/0,
+   strings and enum names, type- and range-checked; errors name file and path. */
 int param_set_text(const struct param_def *d, void *obj, const char *text,
                    const char *file, const char *path, struct sim_err *err);
 
-/* Add every parameter's current value to json (resolved parameters of a run).
-   Doubles are cJSON numbers: printed, they read back to ~1e-15 relative. */
-void param_to_json(const struct param_def *defs, const void *obj, cJSON *json);
+/* Typed setters behind param_set_text and the JSON binder (explorer/io/paramjson.h):
+   a value of the wrong kind is an error naming the kind expected. */
+int param_set_number(const struct param_def *d, void *obj, double x, const char *file, const char *path,
+                     struct sim_err *err);
+int param_set_bool(const struct param_def *d, void *obj, bool b, const char *file, const char *path,
+                   struct sim_err *err);
+int param_set_string(const struct param_def *d, void *obj, const char *v, const char *file, const char *path,
+                     struct sim_err *err);
+
+/* Index of s among an ENUM's choices, or -1. */
+int param_enum_index(const struct param_def *d, const char *s);
+/* "file: path: 's' is not one of a, b, c (did you mean ...?)"; returns -EINVAL. */
+int param_enum_error(const struct param_def *d, const char *s, const char *file, const char *path,
+                     struct sim_err *err);
+/* -ERANGE with "file: path: v is out of range [min, max] unit" unless min <= v <= max. */
+int param_check_range(const struct param_def *d, double v, const char *file, const char *path,
+                      struct sim_err *err);
 
 /* Print a table of the parameters: name, type, unit, default, range, help. */
 void param_print_table(FILE *f, const char *section, const struct param_def *defs);

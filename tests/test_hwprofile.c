@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "hwprofile.h"
+#include "paramjson.h"
 
 #define DIR_ "hw-profiles"
 #define FIX "tests/data/hw/"
@@ -465,7 +466,7 @@ static void resolved_parameters_to_json(void **state)
     cJSON_DeleteItemFromObject(nj, "source");
     struct hw_nic back;
     memset(&back, 0, sizeof back);
-    assert_int_equal(param_bind_json(hwprofile_params(HWPROFILE_NIC), &back, nj, NULL, "x", "",
+    assert_int_equal(paramjson_bind(hwprofile_params(HWPROFILE_NIC), &back, nj, NULL, "x", "",
                                      &err), 0);
     assert_true(back.line_rate_gbps == n.line_rate_gbps);
     assert_int_equal(back.header_bytes, n.header_bytes);

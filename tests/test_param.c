@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "param.h"
+#include "paramjson.h"
 
 struct osd_cfg {
     int64_t shards;
@@ -61,7 +62,7 @@ static int bind_text(struct osd_cfg *c, const char *text, const char *const *ext
     if (!j)
         fail_msg("test JSON does not parse: %s", text);
     memset(err, 0, sizeof *err);
-    int rc = param_bind_json(osd_params, c, j, extra, FILE_, PATH, err);
+    int rc = paramjson_bind(osd_params, c, j, extra, FILE_, PATH, err);
     cJSON_Delete(j);
     return rc;
 }
@@ -141,7 +142,7 @@ static void test_param_bind_unknown_key_did_you_mean(void **state)
     assert_string_equal(err.msg, FILE_ ": " PATH ".hw_profil: unknown key (did you mean 'hw_profile'?)");
     /* at the top of a file the path is the key alone */
     cJSON *j = cJSON_Parse("{\"devise\": \"sda\"}");
-    assert_int_equal(param_bind_json(osd_params, &c, j, NULL, "x.json", "", &err), -EINVAL);
+    assert_int_equal(paramjson_bind(osd_params, &c, j, NULL, "x.json", "", &err), -EINVAL);
     assert_string_equal(err.msg, "x.json: devise: unknown key (did you mean 'device'?)");
     cJSON_Delete(j);
 }
@@ -268,7 +269,7 @@ static void test_param_to_json_round_trip(void **state)
     a.queue = 0;
     a.msg_cap = 1000000000;
     cJSON *j = cJSON_CreateObject();
-    param_to_json(osd_params, &a, j);
+    paramjson_write(osd_params, &a, j);
     /* values appear typed: enum by name, bool as bool */
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue")->valuestring, "wpq");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "bluestore_sync_submit_transaction")));
@@ -279,7 +280,7 @@ static void test_param_to_json_round_trip(void **state)
     free(text);
     assert_non_null(back);
     defaults(&b);
-    assert_int_equal(param_bind_json(osd_params, &b, back, NULL, "resolved.json", "", &err), 0);
+    assert_int_equal(paramjson_bind(osd_params, &b, back, NULL, "resolved.json", "", &err), 0);
     cJSON_Delete(back);
     assert_int_equal(b.shards, a.shards);
     assert_true(b.latency_us == a.latency_us);
@@ -303,14 +304,14 @@ static void test_param_to_json_round_trip_doubles_within_print_precision(void **
         defaults(&a);
         a.latency_us = vals[i];
         cJSON *j = cJSON_CreateObject();
-        param_to_json(osd_params, &a, j);
+        paramjson_write(osd_params, &a, j);
         char *text = cJSON_PrintUnformatted(j), shown[512];
         cJSON_Delete(j);
         cJSON *back = cJSON_Parse(text);
         snprintf(shown, sizeof shown, "%s", text);
         free(text);
         defaults(&b);
-        int rc = param_bind_json(osd_params, &b, back, NULL, "resolved.json", "", &err);
+        int rc = paramjson_bind(osd_params, &b, back, NULL, "resolved.json", "", &err);
         cJSON_Delete(back);
         /* cJSON prints %.15g whenever that reads back within its epsilon, so
            the round trip is exact to print precision (documented in param.h) */

@@ -21,6 +21,7 @@
 
 #include "replay_cmd.h"
 #include "replay.h"
+#include "tracereplay.h"
 #include "scenario.h"
 
 #define SHARED "../shared/data/"
@@ -68,7 +69,7 @@ static void trace_from_iolog(void **state)
     struct sim_err err = {0};
     assert_int_equal(trace_iolog_parse("(v3)", text, sizeof text - 1, &log, &err), 0);
     struct replay_trace tr = {0};
-    assert_int_equal(replay_trace_from_iolog(&tr, &log, &err), 0);
+    assert_int_equal(tracereplay_from_iolog(&tr, &log, &err), 0);
     trace_iolog_free(&log);
     assert_int_equal(tr.n, 3);
     assert_int_equal(tr.skipped, 5); /* add, open, sync, trim, close */
@@ -105,7 +106,7 @@ static void trace_from_ops(void **state)
     struct sim_err err = {0};
     assert_int_equal(trace_ops_parse("(dump)", text, sizeof text - 1, 0, &ops, &err), 0);
     struct replay_trace tr = {0};
-    assert_int_equal(replay_trace_from_ops(&tr, &ops, 22, &err), 0);
+    assert_int_equal(tracereplay_from_ops(&tr, &ops, 22, &err), 0);
     trace_ops_free(&ops);
     replay_trace_sort(&tr);
     assert_int_equal(tr.n, 3);
@@ -282,7 +283,7 @@ static void real_window_dumps_replay(void **state)
                            LAB "noparent_randw-qd1_sched-simple_rt_r1/osd.2.historic_window.json.gz"};
     struct replay_trace tr = {0};
     struct sim_err err = {0};
-    int rc = replay_trace_load(&tr, paths, 3, 22, &err);
+    int rc = tracereplay_load(&tr, paths, 3, 22, &err);
     if (rc)
         fail_msg("%s", err.msg);
     /* every primary write of the 1 s window (about the run's 525 IOPS), 4 KiB each */

@@ -3,7 +3,7 @@
  * distributions drawn from them (sim/dist.c): reproducibility, independence
  * of a stream from the order others are created in, the abort on a repeated
  * identity, sample moments against dist_mean inside the 95 % CI over
- * independent replications, empirical quantiles, and dist_from_json.
+ * independent replications, empirical quantiles, and distjson_parse.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "dist.h"
+#include "distjson.h"
 #include "sim.h"
 #include "stats.h"
 
@@ -387,16 +388,16 @@ static void test_dist_empirical_sample_quantiles_hit_points(void **state)
     }
 }
 
-/* ---- dist_from_json ---- */
+/* ---- distjson_parse ---- */
 
-/* Parse text, run dist_from_json at path "ssd.lat" of file "hw.json". */
+/* Parse text, run distjson_parse at path "ssd.lat" of file "hw.json". */
 static int parse_dist(const char *text, struct dist *d, struct sim_err *err)
 {
     cJSON *j = cJSON_Parse(text);
     if (!j)
         fail_msg("test JSON does not parse: %s", text);
     memset(err, 0, sizeof *err);
-    int rc = dist_from_json(d, j, "hw.json", "ssd.lat", err);
+    int rc = distjson_parse(d, j, "hw.json", "ssd.lat", err);
     cJSON_Delete(j);
     return rc;
 }
@@ -471,7 +472,7 @@ static void test_dist_json_unknown_kind_at_top_level_path(void **state)
     cJSON *j = cJSON_Parse("{\"dist\": \"lognormall\"}");
     struct dist d;
     struct sim_err err = {0};
-    assert_true(dist_from_json(&d, j, "lat.json", "", &err) < 0);
+    assert_true(distjson_parse(&d, j, "lat.json", "", &err) < 0);
     cJSON_Delete(j);
     if (strncmp(err.msg, "lat.json: dist: unknown distribution", 36))
         fail_msg("message '%s' does not name the path 'dist'", err.msg);

@@ -127,7 +127,7 @@ int calibrate_parse_knobs(const char *text, unsigned *mask, struct sim_err *err)
         while (k < CALIB_N_KNOBS && strcmp(t, knobs[k].name))
             k++;
         if (k == CALIB_N_KNOBS) {
-            const char *dym = jsonu_did_you_mean(t, names, CALIB_N_KNOBS);
+            const char *dym = names_did_you_mean(t, names, CALIB_N_KNOBS);
             rc = sim_errf(err, -EINVAL, "--knobs: unknown knob '%s'%s%s%s (knobs: client, msgr, bytes, "
                                         "osd, bluestore, wake, nvme_write, nvme_flush, all)",
                           t, dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");

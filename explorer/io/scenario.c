@@ -13,6 +13,7 @@
 
 #include "files.h"
 #include "jsonu.h"
+#include "paramjson.h"
 
 #define CL(f) offsetof(struct scenario_cluster, f)
 #define PO(f) offsetof(struct scenario_pool, f)
@@ -140,7 +141,7 @@ static int split_set(const char *set, char *buf, size_t n, char **section, char 
 
 static int set_error_unknown_section(const char *set, const char *section, struct sim_err *err)
 {
-    const char *dym = jsonu_did_you_mean(section, set_sections, 8);
+    const char *dym = names_did_you_mean(section, set_sections, 8);
     return sim_errf(err, -EINVAL, "--set %s: unknown section '%s'%s%s%s", set, section,
                     dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
 }
@@ -156,7 +157,7 @@ static int set_param(struct scenario *sc, const struct section *sec, const char 
         const char **names = sim_xcalloc((size_t)n, sizeof *names);
         for (int i = 0; i < n; i++)
             names[i] = sec->defs[i].name;
-        const char *dym = jsonu_did_you_mean(key, names, n);
+        const char *dym = names_did_you_mean(key, names, n);
         int rc = sim_errf(err, -EINVAL, "--set %s: unknown key %s%s%s%s", set, path,
                           dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
         free(names);
@@ -184,7 +185,7 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, sections[i].name);
         if (!j)
             continue;
-        if ((rc = param_bind_json(sections[i].defs, (char *)sc + sections[i].offset, j, NULL, file,
+        if ((rc = paramjson_bind(sections[i].defs, (char *)sc + sections[i].offset, j, NULL, file,
                                   sections[i].name, err)) < 0)
             return rc;
         if (!strcmp(sections[i].name, "ceph") && cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue"))
@@ -745,7 +746,7 @@ cJSON *scenario_resolved_json(const struct scenario *sc)
     cJSON *j = cJSON_CreateObject();
     for (int i = 0; i < N_SECTIONS; i++) {
         cJSON *o = cJSON_AddObjectToObject(j, sections[i].name);
-        param_to_json(sections[i].defs, (const char *)sc + sections[i].offset, o);
+        paramjson_write(sections[i].defs, (const char *)sc + sections[i].offset, o);
     }
     cJSON *hw = cJSON_AddObjectToObject(j, "hw");
     cJSON_AddItemToObject(hw, "cpu", hwprofile_cpu_to_json(&sc->cpu));

@@ -25,7 +25,6 @@
 
 #include "cluster.h"
 #include "err.h"
-#include "trace.h"
 
 /* One I/O of a trace. */
 struct replay_io {
@@ -40,15 +39,6 @@ struct replay_trace {
     size_t skipped;    /* records that are not reads or writes (sync, trim, stat-only ops...) */
 };
 
-/* Append the reads and writes of a fio iolog (v3 timestamps, v2 summed waits). */
-int replay_trace_from_iolog(struct replay_trace *tr, const struct trace_iolog *log, struct sim_err *err);
-/* Append the primary osd_op reads/writes of an op-tracker dump; objects are 1 << order bytes. */
-int replay_trace_from_ops(struct replay_trace *tr, const struct trace_ops *ops, uint32_t order,
-                          struct sim_err *err);
-/* Load one or more files (iolog detected by its first line, else op-tracker dumps, gzip ok),
-   then sort by arrival (stable). */
-int replay_trace_load(struct replay_trace *tr, const char *const *paths, int n, uint32_t order,
-                      struct sim_err *err);
 /* Append one I/O (synthetic traces, tests). */
 void replay_trace_add(struct replay_trace *tr, int64_t t_ns, int ddir, uint64_t offset, uint64_t len);
 /* Sort by arrival time, keeping the recorded order of equal times. */

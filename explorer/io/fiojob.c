@@ -325,7 +325,7 @@ static int opt_rw(struct fio_job *j, char *v, char *why, size_t n)
         return whyf(why, n, -ENOTSUP, "'%s' is not supported (cephsim models reads and writes only)",
                     mode);
     if (rw == -2) {
-        const char *dym = jsonu_did_you_mean(mode, names, nn);
+        const char *dym = names_did_you_mean(mode, names, nn);
         return whyf(why, n, -EINVAL,
                     "unknown mode '%s'%s%s%s (read, write, randread, randwrite, rw, randrw)", mode,
                     dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
@@ -813,7 +813,7 @@ static const char *did_you_mean(const char *key)
         if (opt_table[i].alias)
             names[nn++] = opt_table[i].alias;
     }
-    return jsonu_did_you_mean(key, names, nn);
+    return names_did_you_mean(key, names, nn);
 }
 
 static void add_ignored(struct fio_jobfile *jf, const char *name)

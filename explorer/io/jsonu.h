@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "err.h"
+#include "names.h"
 
 /* Read a whole file into a NUL-terminated buffer the caller frees; -errno on error. */
 int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err);
@@ -25,8 +26,6 @@ int jsonu_write_text(const char *path, const char *text, struct sim_err *err);
 /* Join a parent JSON path and a key into buf ("a.b" + "c" -> "a.b.c"); returns buf. */
 const char *jsonu_path(char *buf, size_t n, const char *parent, const char *key);
 
-/* Closest of the candidates to name by edit distance, or NULL if none is close. */
-const char *jsonu_did_you_mean(const char *name, const char *const *candidates, int n);
 
 /*
  * Check that every key of object obj is in allowed[0..n-1]; an unknown key is an

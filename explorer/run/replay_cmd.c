@@ -14,7 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "replay.h" /* models/replay.h */
+#include "replay.h" /* models/ceph/replay.h */
+#include "tracereplay.h"
 #include "cluster.h"
 #include "fioout.h"
 #include "files.h"
@@ -181,7 +182,7 @@ int cmd_replay(int argc, char **argv)
     struct replay_result res = {0};
     struct cluster *cl = NULL;
     struct cluster_spec spec;
-    if (replay_trace_load(&tr, (const char *const *)argv + optind, argc - optind, (uint32_t)sc.image.order, &err) < 0 ||
+    if (tracereplay_load(&tr, (const char *const *)argv + optind, argc - optind, (uint32_t)sc.image.order, &err) < 0 ||
         scenario_to_spec(&sc, 0, &spec, &err) < 0) {
         fprintf(stderr, "cephsim replay: %s\n", err.msg);
         rc = 2;

@@ -26,6 +26,7 @@
 
 #include "files.h"
 #include "jsonu.h"
+#include "paramjson.h"
 
 #define DBL(st, key, lo, hi, d, u, h)                                                        \
     { .name = #key, .type = PARAM_DOUBLE, .offset = offsetof(struct st, key), .min = lo,     \
@@ -321,7 +322,7 @@ static int bind_object(const struct param_def *defs, const char *const *optional
     if (rc < 0)
         return rc;
     param_set_defaults(defs, obj);
-    rc = param_bind_json(defs, obj, json, extra, file, path, err);
+    rc = paramjson_bind(defs, obj, json, extra, file, path, err);
     if (rc < 0)
         return rc;
     return check_required(defs, optional, json, file, path, err);
@@ -497,7 +498,7 @@ static int unknown_name(enum hwprofile_kind kind, const char *name, const char *
             strncat(avail, ", ", sizeof avail - strlen(avail) - 1);
         strncat(avail, all[i], sizeof avail - strlen(avail) - 1);
     }
-    const char *dym = jsonu_did_you_mean(name, cand, n);
+    const char *dym = names_did_you_mean(name, cand, n);
     int rc = sim_errf(err, -ENOENT, "unknown %s profile '%s'%s%s%s; available in %s/%s: %s", kn,
                       name, dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "", dir,
                       kn, n ? avail : "none");
@@ -988,7 +989,7 @@ int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const c
         int n = 0;
         for (const struct param_def *q = defs; q->name && n < 64; q++)
             names[n++] = q->name;
-        const char *dym = jsonu_did_you_mean(key, names, n);
+        const char *dym = names_did_you_mean(key, names, n);
         return sim_errf(err, -EINVAL, "--set: %s: unknown key%s%s%s", where,
                         dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
     }
@@ -1037,17 +1038,17 @@ static cJSON *head_json(const char *name, const char *source)
 cJSON *hwprofile_cpu_to_json(const struct hw_cpu *cpu)
 {
     cJSON *j = head_json(cpu->name, cpu->source);
-    param_to_json(cpu_params, cpu, j);
+    paramjson_write(cpu_params, cpu, j);
     cJSON *cs = cJSON_AddArrayToObject(j, "cstates");
     for (int i = 0; i < cpu->n_cstates; i++) {
         cJSON *o = cJSON_CreateObject();
-        param_to_json(cstate_params, &cpu->cstates[i], o);
+        paramjson_write(cstate_params, &cpu->cstates[i], o);
         cJSON_AddItemToArray(cs, o);
     }
     cJSON *gv = cJSON_AddArrayToObject(j, "governors");
     for (int i = 0; i < cpu->n_governors; i++) {
         cJSON *o = cJSON_CreateObject();
-        param_to_json(governor_params, &cpu->governors[i], o);
+        paramjson_write(governor_params, &cpu->governors[i], o);
         cJSON_AddItemToArray(gv, o);
     }
     return j;
@@ -1056,7 +1057,7 @@ cJSON *hwprofile_cpu_to_json(const struct hw_cpu *cpu)
 cJSON *hwprofile_nvme_to_json(const struct hw_nvme *nvme)
 {
     cJSON *j = head_json(nvme->name, nvme->source);
-    param_to_json(nvme_params, nvme, j);
+    paramjson_write(nvme_params, nvme, j);
     if (nvme->n_read_pct)
         cJSON_AddItemToObject(j, "read_latency_pct_us",
                               pct_to_json(nvme->read_pct, nvme->n_read_pct));
@@ -1072,21 +1073,21 @@ cJSON *hwprofile_nvme_to_json(const struct hw_nvme *nvme)
 cJSON *hwprofile_nic_to_json(const struct hw_nic *nic)
 {
     cJSON *j = head_json(nic->name, nic->source);
-    param_to_json(nic_params, nic, j);
+    paramjson_write(nic_params, nic, j);
     return j;
 }
 
 cJSON *hwprofile_switch_to_json(const struct hw_switch *sw)
 {
     cJSON *j = head_json(sw->name, sw->source);
-    param_to_json(switch_params, sw, j);
+    paramjson_write(switch_params, sw, j);
     return j;
 }
 
 cJSON *hwprofile_host_to_json(const struct hw_host *host)
 {
     cJSON *j = head_json(host->name, host->source);
-    param_to_json(host_params, host, j);
+    paramjson_write(host_params, host, j);
     cJSON_ReplaceItemInObjectCaseSensitive(j, "cpu", hwprofile_cpu_to_json(&host->cpu));
     cJSON_ReplaceItemInObjectCaseSensitive(j, "nvme", hwprofile_nvme_to_json(&host->nvme));
     cJSON_ReplaceItemInObjectCaseSensitive(j, "nic", hwprofile_nic_to_json(&host->nic));

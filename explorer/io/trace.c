@@ -1091,7 +1091,7 @@ static int ops_from_root(struct build *b, const cJSON *root, struct sim_err *err
         }
         if (!ops) {
             for (const cJSON *it = root->child; it; it = it->next) {
-                const char *dym = jsonu_did_you_mean(it->string, ops_keys, 2);
+                const char *dym = names_did_you_mean(it->string, ops_keys, 2);
                 if (dym)
                     return sim_errf(err, -EINVAL, "%s: no 'ops' array at the top level "
                                     "(found '%s': did you mean '%s'?)", b->file, it->string, dym);
@@ -1688,7 +1688,7 @@ int trace_iolog_parse(const char *name, const char *text, size_t len, struct tra
                 if (!strcmp(act, file_words[i]))
                     a = i;
             if (a < 0) {
-                const char *dym = jsonu_did_you_mean(act, file_words, 3);
+                const char *dym = names_did_you_mean(act, file_words, 3);
                 rc = sim_errf(err, -EINVAL, "%s:%" PRId64 ": unknown file action '%s'%s%s%s "
                               "(file actions: add, open, close)", name, ln, act,
                               dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
@@ -1715,7 +1715,7 @@ int trace_iolog_parse(const char *name, const char *text, size_t len, struct tra
                 if (!strcmp(act, io_words[i]))
                     a = i;
             if (a < 0) {
-                const char *dym = jsonu_did_you_mean(act, io_words, 6);
+                const char *dym = names_did_you_mean(act, io_words, 6);
                 rc = sim_errf(err, -EINVAL, "%s:%" PRId64 ": unknown I/O action '%s'%s%s%s", name, ln,
                               act, dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
                 goto fail;
@@ -2025,7 +2025,7 @@ int trace_osdtrace_parse(const char *name, const char *text, size_t len,
                 if (!strcmp(key, keys[j]))
                     k = j;
             if (k < 0) {
-                const char *dym = jsonu_did_you_mean(key, keys, (int)(sizeof keys / sizeof *keys));
+                const char *dym = names_did_you_mean(key, keys, (int)(sizeof keys / sizeof *keys));
                 rc = sim_errf(err, -EINVAL, "%s:%" PRId64 ": unknown field '%s'%s%s%s", name, ln, key,
                               dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
                 goto fail;

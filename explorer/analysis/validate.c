@@ -221,7 +221,7 @@ int validate_tolerance_parse(const char *text, struct validate_tolerance *t, str
             }
         }
         if (!found) {
-            const char *dym = jsonu_did_you_mean(key, keys, nk);
+            const char *dym = names_did_you_mean(key, keys, nk);
             rc = sim_errf(err, -EINVAL, "--tolerance: unknown key '%s'%s%s%s", key,
                           dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
             break;
