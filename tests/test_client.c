@@ -174,7 +174,7 @@ static void run_free(struct run *r)
     memset(r, 0, sizeof *r);
 }
 
-static const struct fio_ddir_stats *wstats(const struct run *r, int job)
+static const struct job_ddir_stats *wstats(const struct run *r, int job)
 {
     return &cluster_job_results(r->c)[job].dir[FIO_DDIR_WRITE];
 }
@@ -182,7 +182,7 @@ static const struct fio_ddir_stats *wstats(const struct run *r, int job)
 static double job_iops(const struct run *r, int ddir)
 {
     double ios = 0;
-    const struct fio_job_result *jr = cluster_job_results(r->c);
+    const struct job_result *jr = cluster_job_results(r->c);
     for (uint32_t i = 0; i < cluster_n_jobs(r->c); i++)
         ios += (double)jr[i].dir[ddir].total_ios;
     return ios / ((double)jr[0].runtime_ns / 1e9);
@@ -490,7 +490,7 @@ static void test_rwmixread(void **state)
         const char *sets[] = {"sim.duration_s=0.6"};
         struct run r;
         run_jobs(&r, jobs, sets, 1);
-        const struct fio_job_result *jr = cluster_job_results(r.c);
+        const struct job_result *jr = cluster_job_results(r.c);
         double rd = (double)jr->dir[FIO_DDIR_READ].total_ios, wr = (double)jr->dir[FIO_DDIR_WRITE].total_ios;
         assert_true(rd + wr > 800);
         double frac = rd / (rd + wr);
@@ -523,7 +523,7 @@ static void test_bssplit(void **state)
     double f = (double)n4 / (double)(n4 + n64);
     if (fabs(f - 0.75) > 0.05)
         fail_msg("4k share %.3f", f);
-    const struct fio_ddir_stats *w = wstats(&r, 0);
+    const struct job_ddir_stats *w = wstats(&r, 0);
     double mean = (double)w->io_bytes / (double)w->total_ios;
     assert_true(fabs(mean - (0.75 * 4096 + 0.25 * 65536)) < 0.12 * 19456);
     run_free(&r);
@@ -561,7 +561,7 @@ static void test_ramp_time_excluded(void **state)
     run_jobs(&ramp, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\nramp_time=200ms\n", NULL, 0);
     run_jobs(&plain, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
     assert_int_equal(ramp.spec.warmup_ns, 200000000);
-    const struct fio_job_result *jr = cluster_job_results(ramp.c);
+    const struct job_result *jr = cluster_job_results(ramp.c);
     assert_int_equal(jr->runtime_ns, 300000000);
     uint64_t ios = jr->dir[FIO_DDIR_WRITE].total_ios;
     /* the OSD history also restarts at the measured start: at QD=1 the two counts
@@ -596,7 +596,7 @@ static void test_numjobs_group_reporting(void **state)
     run_jobs(&many, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=4\ntime_based\n", NULL, 0);
     assert_int_equal(cluster_n_jobs(one.c), 1);
     assert_int_equal(cluster_n_jobs(many.c), 4);
-    const struct fio_job_result *jr = cluster_job_results(many.c);
+    const struct job_result *jr = cluster_job_results(many.c);
     uint64_t sum = 0;
     for (int i = 0; i < 4; i++) {
         assert_string_equal(jr[i].jobname, "q");

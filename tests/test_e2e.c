@@ -45,7 +45,7 @@ static struct result run(const char *scenario, const char *const *sets, int n)
     assert_non_null(c);
     cluster_run(c, NULL, NULL);
     struct result r = {0};
-    const struct fio_job_result *jr = cluster_job_results(c);
+    const struct job_result *jr = cluster_job_results(c);
     struct hist h;
     hist_reset(&h);
     uint64_t ios = 0;

@@ -26,7 +26,10 @@
 #define GIB (1024ULL * 1024 * 1024)
 #define SEC 1000000000ULL
 
-static struct fio_job *job_named(struct fio_jobfile *jf, const char *name)
+/* The "job options" (as given) of a job of jf: kept beside the jobs, per job. */
+#define OPTIONS_OF(jf, job) ((jf).job_options[(job) - (jf).jobs])
+
+static struct workload_job *job_named(struct fio_jobfile *jf, const char *name)
 {
     for (int i = 0; i < jf->n_jobs; i++)
         if (!strcmp(jf->jobs[i].name, name))
@@ -85,7 +88,7 @@ static void test_rbd_example(void **state)
     struct fio_jobfile jf;
     parse_ok(DATA "rbd.fio", &jf);
     assert_int_equal(jf.n_jobs, 1);
-    struct fio_job *j = &jf.jobs[0];
+    struct workload_job *j = &jf.jobs[0];
     assert_string_equal(j->name, "rbd_iodepth32");
     assert_string_equal(j->ioengine, "rbd");
     assert_string_equal(j->clientname, "admin");
@@ -113,8 +116,8 @@ static void test_rbd_example(void **state)
     assert_int_equal(j->random_distribution, FIO_DIST_RANDOM);
     assert_int_equal(j->groupid, 0);
     /* fio's JSON: the job's own options, and the [global] ones separately */
-    assert_int_equal(cJSON_GetArraySize(j->job_options), 1);
-    assert_string_equal(opt_str(j->job_options, "iodepth"), "32");
+    assert_int_equal(cJSON_GetArraySize(OPTIONS_OF(jf, j)), 1);
+    assert_string_equal(opt_str(OPTIONS_OF(jf, j), "iodepth"), "32");
     assert_int_equal(cJSON_GetArraySize(jf.global_options), 6);
     assert_string_equal(opt_str(jf.global_options, "bs"), "4k");
     assert_string_equal(opt_str(jf.global_options, "rw"), "randwrite");
@@ -128,7 +131,7 @@ static void test_seed_report_job(void **state)
     struct fio_jobfile jf;
     parse_ok(DATA "seed_seqwrite.fio", &jf);
     assert_int_equal(jf.n_jobs, 1);
-    struct fio_job *j = &jf.jobs[0];
+    struct workload_job *j = &jf.jobs[0];
     assert_string_equal(j->name, "Rand_Write_Testing");
     assert_true(j->direct);
     assert_int_equal(j->iodepth, 128);
@@ -143,8 +146,8 @@ static void test_seed_report_job(void **state)
     assert_string_equal(j->rbdname, "ClonedImage");
     assert_string_equal(j->clientname, "admin");
     assert_true(j->group_reporting);
-    assert_string_equal(opt_str(j->job_options, "group_reporting"), ""); /* bare, as fio */
-    assert_string_equal(opt_str(j->job_options, "rw"), "write:4k");
+    assert_string_equal(opt_str(OPTIONS_OF(jf, j), "group_reporting"), ""); /* bare, as fio */
+    assert_string_equal(opt_str(OPTIONS_OF(jf, j), "rw"), "write:4k");
     assert_true(is_ignored(&jf, "direct"));
     assert_int_equal(jf.n_ignored, 1);
     assert_int_equal(cJSON_GetArraySize(jf.global_options), 0);
@@ -158,10 +161,10 @@ static void test_includes_nested(void **state)
     parse_ok(DATA "include_main.fio", &jf);
     unsetenv("FIOJOB_TEST_IMAGE");
     assert_int_equal(jf.n_jobs, 2);
-    struct fio_job *s = job_named(&jf, "small"), *l = job_named(&jf, "large");
+    struct workload_job *s = job_named(&jf, "small"), *l = job_named(&jf, "large");
     /* [global] include -> common.fio -> engine.fio (relative to common.fio) */
     for (int i = 0; i < 2; i++) {
-        struct fio_job *j = i ? l : s;
+        struct workload_job *j = i ? l : s;
         assert_string_equal(j->ioengine, "rbd");
         assert_string_equal(j->pool, "rbd");
         assert_string_equal(j->rbdname, "img_from_env");
@@ -174,8 +177,8 @@ static void test_includes_nested(void **state)
     assert_int_equal(l->iodepth, 1);
     assert_int_equal(s->bs[FIO_DDIR_WRITE], 4096);
     assert_int_equal(l->bs[FIO_DDIR_WRITE], 65536);
-    assert_string_equal(opt_str(s->job_options, "iodepth"), "16");
-    assert_null(opt_str(l->job_options, "iodepth"));
+    assert_string_equal(opt_str(OPTIONS_OF(jf, s), "iodepth"), "16");
+    assert_null(opt_str(OPTIONS_OF(jf, l), "iodepth"));
     assert_string_equal(opt_str(jf.global_options, "rbdname"), "img_from_env");
     assert_string_equal(opt_str(jf.global_options, "time_based"), "");
     fiojob_free(&jf);
@@ -186,7 +189,7 @@ static void test_bare_flags_and_comments(void **state)
     struct fio_jobfile jf;
     parse_ok(DATA "flags_comments.fio", &jf);
     assert_int_equal(jf.n_jobs, 2);
-    struct fio_job *a = job_named(&jf, "a"), *b = job_named(&jf, "b");
+    struct workload_job *a = job_named(&jf, "a"), *b = job_named(&jf, "b");
     assert_string_equal(a->ioengine, "rbd"); /* inline comment cut */
     assert_string_equal(a->pool, "rbd");     /* spaces around '=' */
     assert_true(a->time_based);
@@ -212,7 +215,7 @@ static void test_units(void **state)
 {
     struct fio_jobfile jf;
     parse_ok(DATA "units.fio", &jf);
-    struct fio_job *a = job_named(&jf, "sizes");
+    struct workload_job *a = job_named(&jf, "sizes");
     assert_int_equal(a->bs[FIO_DDIR_READ], 4096);
     assert_int_equal(a->size, GIB);
     assert_int_equal(a->offset, 4096);            /* 0x1000 */
@@ -226,7 +229,7 @@ static void test_units(void **state)
     assert_int_equal(a->startdelay_max_ns, 10 * SEC);
 
     /* HOWTO: with kb_base=1024, ki/mi/... and KiB/MiB/... are the decimal units */
-    struct fio_job *d = job_named(&jf, "decimal_units");
+    struct workload_job *d = job_named(&jf, "decimal_units");
     assert_int_equal(d->bs[FIO_DDIR_WRITE], 4000);
     assert_int_equal(d->size, 1000000);
     assert_int_equal(d->offset, 4096);            /* 4096b */
@@ -236,15 +239,15 @@ static void test_units(void **state)
     assert_int_equal(d->thinktime_ns, 250000);    /* thinktime: microseconds by default */
     assert_int_equal(d->startdelay_ns, 86400 * SEC);
     assert_int_equal(d->startdelay_max_ns, 86400 * SEC);
-    assert_string_equal(opt_str(d->job_options, "io_size"), "1t"); /* canonical name */
+    assert_string_equal(opt_str(OPTIONS_OF(jf, d), "io_size"), "1t"); /* canonical name */
 
     /* kb_base=1000 applies to the whole section even after bs=, as fio's prio */
-    struct fio_job *k = job_named(&jf, "kb_base_1000");
+    struct workload_job *k = job_named(&jf, "kb_base_1000");
     assert_int_equal(k->kb_base, 1000);
     assert_int_equal(k->bs[FIO_DDIR_READ], 4000);
     assert_int_equal(k->bs[FIO_DDIR_WRITE], 8192);
     assert_int_equal(k->size, GIB);
-    assert_string_equal(k->job_options->child->string, "kb_base");
+    assert_string_equal(OPTIONS_OF(jf, k)->child->string, "kb_base");
     fiojob_free(&jf);
 }
 
@@ -274,7 +277,7 @@ static void test_multiple_globals(void **state)
     struct fio_jobfile jf;
     parse_ok(DATA "multi_global.fio", &jf);
     assert_int_equal(jf.n_jobs, 3);
-    struct fio_job *b = job_named(&jf, "before"), *a = job_named(&jf, "after"),
+    struct workload_job *b = job_named(&jf, "before"), *a = job_named(&jf, "after"),
                    *o = job_named(&jf, "after_override");
     /* the second [global] does not reach the job above it */
     assert_int_equal(b->iodepth, 4);
@@ -286,7 +289,7 @@ static void test_multiple_globals(void **state)
     assert_int_equal(a->bs[FIO_DDIR_WRITE], 16384);
     assert_string_equal(a->pool, "rbd");
     assert_int_equal(o->iodepth, 2);
-    assert_int_equal(cJSON_GetArraySize(a->job_options), 0);
+    assert_int_equal(cJSON_GetArraySize(OPTIONS_OF(jf, a)), 0);
     assert_string_equal(opt_str(jf.global_options, "iodepth"), "64");
     fiojob_free(&jf);
 }
@@ -295,7 +298,7 @@ static void test_bssplit(void **state)
 {
     struct fio_jobfile jf;
     parse_ok(DATA "bssplit.fio", &jf);
-    struct fio_job *e = job_named(&jf, "even");
+    struct workload_job *e = job_named(&jf, "even");
     for (int d = 0; d < 2; d++) {
         assert_int_equal(e->n_bssplit[d], 2);
         assert_int_equal(e->bssplit[d][0].bs, 4096);
@@ -303,7 +306,7 @@ static void test_bssplit(void **state)
         assert_int_equal(e->bssplit[d][1].bs, 65536);
         assert_int_equal(e->bssplit[d][1].pct, 50);
     }
-    struct fio_job *p = job_named(&jf, "per_dir");
+    struct workload_job *p = job_named(&jf, "per_dir");
     assert_int_equal(p->rwmixread, 70);
     assert_int_equal(p->n_bssplit[FIO_DDIR_READ], 2);
     assert_int_equal(p->bssplit[FIO_DDIR_READ][0].bs, 2048);
@@ -313,13 +316,13 @@ static void test_bssplit(void **state)
     assert_int_equal(p->bssplit[FIO_DDIR_WRITE][1].bs, 8192);
     assert_int_equal(p->bssplit[FIO_DDIR_WRITE][1].pct, 10);
     /* HOWTO: 4k/50:1k/:32k/ is 50% 4k and 25% each for 1k and 32k */
-    struct fio_job *b = job_named(&jf, "blanks");
+    struct workload_job *b = job_named(&jf, "blanks");
     assert_int_equal(b->n_bssplit[FIO_DDIR_WRITE], 3);
     assert_int_equal(b->bssplit[FIO_DDIR_WRITE][1].bs, 1024);
     assert_int_equal(b->bssplit[FIO_DDIR_WRITE][1].pct, 25);
     assert_int_equal(b->bssplit[FIO_DDIR_WRITE][2].pct, 25);
     /* three blanks: the remainder of 100/3 goes to the first, sum stays 100 */
-    struct fio_job *t = job_named(&jf, "thirds");
+    struct workload_job *t = job_named(&jf, "thirds");
     assert_int_equal(t->bssplit[FIO_DDIR_WRITE][0].pct, 34);
     assert_int_equal(t->bssplit[FIO_DDIR_WRITE][1].pct, 33);
     assert_int_equal(t->bssplit[FIO_DDIR_WRITE][2].pct, 33);
@@ -359,7 +362,7 @@ static void test_var_expansion(void **state)
     assert_int_equal(jf.jobs[0].iodepth, 24); /* substitution covers the key too, as fio */
     assert_string_equal(jf.jobs[0].description, "abc"); /* unset -> "" */
     assert_int_equal(jf.jobs[0].bs[FIO_DDIR_WRITE], 4096);
-    assert_string_equal(opt_str(jf.jobs[0].job_options, "iodepth"), "24");
+    assert_string_equal(opt_str(jf.job_options[0], "iodepth"), "24");
     fiojob_free(&jf);
 
     /* default lookup is the environment; unset expands to empty -> missing value */
@@ -378,7 +381,7 @@ static void test_rw_modes(void **state)
     assert_int_equal(jf.jobs[0].rw_seq_nr, 8);
     assert_int_equal(jf.jobs[0].rw_seq_add, 0);
     assert_int_equal(jf.jobs[1].rw, FIO_RW_RANDRW);
-    assert_string_equal(opt_str(jf.jobs[1].job_options, "rw"), "randrw"); /* alias -> name */
+    assert_string_equal(opt_str(jf.job_options[1], "rw"), "randrw"); /* alias -> name */
     assert_int_equal(jf.jobs[2].rw, FIO_RW_RW);
     assert_int_equal(jf.jobs[3].rw, FIO_RW_READ);
     assert_int_equal(jf.jobs[3].rw_seq_add, 65536);
@@ -477,7 +480,7 @@ static void test_misc_options(void **state)
 {
     struct fio_jobfile jf;
     parse_ok(DATA "misc.fio", &jf);
-    struct fio_job *p = job_named(&jf, "paced"), *r = job_named(&jf, "replay");
+    struct workload_job *p = job_named(&jf, "paced"), *r = job_named(&jf, "replay");
     assert_string_equal(p->clustername, "ceph");
     assert_string_equal(p->description, "mixed pacing test");
     assert_int_equal(p->rw, FIO_RW_RANDRW);
@@ -659,7 +662,7 @@ static void test_set_override(void **state)
     assert_int_equal(fiojob_set(&jf, "iodepth", "128", &err), 0);
     for (int i = 0; i < jf.n_jobs; i++) {
         assert_int_equal(jf.jobs[i].iodepth, 128);
-        assert_string_equal(opt_str(jf.jobs[i].job_options, "iodepth"), "128");
+        assert_string_equal(opt_str(jf.job_options[i], "iodepth"), "128");
     }
     assert_int_equal(fiojob_set(&jf, "runtime", "2m", &err), 0);
     assert_int_equal(jf.jobs[2].runtime_ns, 120 * SEC);
@@ -710,7 +713,7 @@ static void test_to_text_roundtrip(void **state)
         assert_string_equal(strstr(t1, "\n["), strstr(t2, "\n["));
         assert_int_equal(a.n_jobs, b.n_jobs);
         for (int i = 0; i < a.n_jobs; i++) {
-            struct fio_job *x = &a.jobs[i], *y = &b.jobs[i];
+            struct workload_job *x = &a.jobs[i], *y = &b.jobs[i];
             assert_string_equal(x->name, y->name);
             assert_int_equal(x->rw, y->rw);
             assert_int_equal(x->rw_seq_add, y->rw_seq_add);
@@ -808,8 +811,8 @@ static void test_lab_captures(void **state)
         assert_int_equal(cJSON_GetArraySize(jobs), jf.n_jobs);
         const cJSON *j0 = cJSON_GetArrayItem(jobs, 0);
         const cJSON *opts = cJSON_GetObjectItemCaseSensitive(j0, "job options");
-        if (!cJSON_Compare(opts, jf.jobs[0].job_options, true)) {
-            char *a = cJSON_PrintUnformatted(opts), *b = cJSON_PrintUnformatted(jf.jobs[0].job_options);
+        if (!cJSON_Compare(opts, jf.job_options[0], true)) {
+            char *a = cJSON_PrintUnformatted(opts), *b = cJSON_PrintUnformatted(jf.job_options[0]);
             print_error("%s: job options differ:\nfio:  %s\nours: %s\n", de->d_name, a, b);
             fail();
         }

@@ -78,11 +78,10 @@ static const struct {
     {15 * MS, 100}, {30 * MS, 40}, {300 * MS, 1},
 };
 
-static struct fio_job_result *make_job(const cJSON *opts, uint32_t iodepth)
+static struct job_result *make_job(uint32_t iodepth)
 {
-    struct fio_job_result *j = calloc(1, sizeof *j);
+    struct job_result *j = calloc(1, sizeof *j);
     snprintf(j->jobname, sizeof j->jobname, "randw-qd1");
-    j->job_options = opts;
     j->runtime_ns = 20001 * MS + 123;
     j->iodepth = iodepth;
     j->usr_cpu = 1.26;
@@ -92,7 +91,7 @@ static struct fio_job_result *make_job(const cJSON *opts, uint32_t iodepth)
         hist_reset(&j->dir[d].clat);
         hist_reset(&j->dir[d].lat);
     }
-    struct fio_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
+    struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     for (size_t k = 0; k < sizeof clat_mix / sizeof clat_mix[0]; k++) {
         for (int i = 0; i < clat_mix[k].count; i++) {
             uint64_t slat = 7000 + (uint64_t)(i % 50) * 100;
@@ -144,8 +143,12 @@ static void test_shape_against_real_fio(void **state)
 
     const cJSON *real_opts = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(real, "jobs"), 0),
                                                  "job options");
-    struct fio_job_result *j = make_job(real_opts, 1);
-    struct fioout_opts o = {.fio_version = "fio-3.33", .timestamp_s = 1796048512, .group_reporting = true};
+    struct job_result *j = make_job(1);
+    /* the job's "job options" come from the job file beside the results (job_index 0) */
+    cJSON *opts_dup = cJSON_Duplicate(real_opts, 1);
+    struct fio_jobfile jf = {.n_jobs = 1, .job_options = &opts_dup};
+    struct fioout_opts o = {.fio_version = "fio-3.33", .timestamp_s = 1796048512, .group_reporting = true,
+                            .jobs = &jf};
     cJSON *doc = fioout_json(j, 1, &o);
     cJSON *ours_t = typed_of(doc);
 
@@ -174,14 +177,15 @@ static void test_shape_against_real_fio(void **state)
     cJSON_Delete(real);
     free(text);
     free(j);
+    cJSON_Delete(opts_dup);
 }
 
 /* The real capture's own totals give back its derived fields, digit for digit. */
 static void test_real_values_reproduced(void **state)
 {
     (void)state;
-    struct fio_job_result *j = make_job(NULL, 1);
-    struct fio_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
+    struct job_result *j = make_job(1);
+    struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     w->io_bytes = 42983424; /* real: io_bytes, total_ios, runtime 20001 ms, bw_mean 2096.820513 */
     w->total_ios = 10494;
     j->runtime_ns = 20001 * MS + 999999;
@@ -223,8 +227,8 @@ static void test_real_values_reproduced(void **state)
 static void test_values(void **state)
 {
     (void)state;
-    struct fio_job_result *j = make_job(NULL, 1);
-    const struct fio_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
+    struct job_result *j = make_job(1);
+    const struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     cJSON *doc = fioout_json(j, 1, NULL);
     const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0);
     const cJSON *wr = cJSON_GetObjectItem(job, "write");
@@ -352,13 +356,13 @@ static void test_values(void **state)
 static void test_group_reporting(void **state)
 {
     (void)state;
-    struct fio_job_result *a = make_job(NULL, 4), *b = make_job(NULL, 4), *c = make_job(NULL, 1);
+    struct job_result *a = make_job(4), *b = make_job(4), *c = make_job(1);
     snprintf(a->jobname, sizeof a->jobname, "first");
     snprintf(b->jobname, sizeof b->jobname, "second");
     snprintf(c->jobname, sizeof c->jobname, "other");
     c->groupid = 1;
     /* b: slower, shorter run, different CPU */
-    struct fio_ddir_stats *bw = &b->dir[FIO_DDIR_WRITE];
+    struct job_ddir_stats *bw = &b->dir[FIO_DDIR_WRITE];
     for (int i = 0; i < 1000; i++)
         hist_add(&bw->clat, 50 * MS);
     bw->total_ios += 1000;
@@ -367,7 +371,7 @@ static void test_group_reporting(void **state)
     b->usr_cpu = 3.0;
     for (int i = 0; i < 39; i++)
         bw->bw_kib_samples[i] = 1000;
-    struct fio_job_result *arr = calloc(3, sizeof *arr);
+    struct job_result *arr = calloc(3, sizeof *arr);
     arr[0] = *a;
     arr[1] = *c;
     arr[2] = *b;
@@ -440,8 +444,8 @@ static void test_group_reporting(void **state)
 static void test_print(void **state)
 {
     (void)state;
-    struct fio_job_result *j = make_job(NULL, 1);
-    struct fio_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
+    struct job_result *j = make_job(1);
+    struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     w->io_bytes = 42983424;
     w->total_ios = 10494;
     j->runtime_ns = 20001 * MS;

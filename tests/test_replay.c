@@ -167,7 +167,7 @@ static void open_loop_reproduces_arrival_times(void **state)
         assert_true(res.t_done[i] > res.t_issue[i]);
     }
     /* fio's view of the replay: every I/O recorded in the job's result slot */
-    const struct fio_job_result *jr = cluster_job_results(c);
+    const struct job_result *jr = cluster_job_results(c);
     assert_int_equal(jr[0].dir[0].total_ios + jr[0].dir[1].total_ios, tr.n);
     assert_true(res.lat_mean_us > 100 && res.lat_p99_us >= res.lat_p50_us);
     cluster_destroy(c);

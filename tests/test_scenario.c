@@ -174,8 +174,9 @@ static void check_all_landed(const struct scenario *sc, const struct cluster_spe
     assert_int_equal(sp->ceph.debug_osd, 0);
     /* fio.* on every job */
     assert_int_equal(sc->jobs.n_jobs, 1);
-    const struct fio_job *j = &sc->jobs.jobs[0];
-    assert_ptr_equal(sp->jobs, &sc->jobs);
+    const struct workload_job *j = &sc->jobs.jobs[0];
+    assert_ptr_equal(sp->jobs.jobs, sc->jobs.jobs);
+    assert_int_equal(sp->jobs.n_jobs, sc->jobs.n_jobs);
     assert_int_equal(j->rw, FIO_RW_RANDREAD);
     assert_int_equal(j->bs[FIO_DDIR_READ], 16384);
     assert_int_equal(j->bs[FIO_DDIR_WRITE], 16384);

@@ -472,7 +472,7 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
 {
     memset(cap, 0, sizeof *cap);
     snprintf(cap->dir, sizeof cap->dir, "(simulation)");
-    const struct fio_job_result *jr = cluster_job_results(c);
+    const struct job_result *jr = cluster_job_results(c);
     uint32_t nj = cluster_n_jobs(c);
     uint64_t tot[2] = {0, 0};
     for (uint32_t i = 0; i < nj; i++)

@@ -307,7 +307,7 @@ static bool rw_is_random(enum fio_rw rw)
 }
 
 /* options.c str_rw_cb(): mode[:nr] */
-static int opt_rw(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *post = strchr(v, ':');
     if (post)
@@ -347,7 +347,7 @@ static int opt_rw(struct fio_job *j, char *v, char *why, size_t n)
     return 0;
 }
 
-static int opt_rw_sequencer(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_rw_sequencer(struct workload_job *j, char *v, char *why, size_t n)
 {
     if (!strcmp(v, "sequential"))
         j->rw_sequencer = FIO_RWSEQ_SEQUENTIAL;
@@ -359,7 +359,7 @@ static int opt_rw_sequencer(struct fio_job *j, char *v, char *why, size_t n)
 }
 
 /* options.c str_rwmix_read_cb / str_rwmix_write_cb: the two stay complementary. */
-static int opt_rwmixread(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_rwmixread(struct workload_job *j, char *v, char *why, size_t n)
 {
     uint64_t val;
     int rc = parse_uint(v, j->kb_base, 0, 100, &val, why, n);
@@ -368,7 +368,7 @@ static int opt_rwmixread(struct fio_job *j, char *v, char *why, size_t n)
     return rc;
 }
 
-static int opt_rwmixwrite(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_rwmixwrite(struct workload_job *j, char *v, char *why, size_t n)
 {
     uint64_t val;
     int rc = parse_uint(v, j->kb_base, 0, 100, &val, why, n);
@@ -377,7 +377,7 @@ static int opt_rwmixwrite(struct fio_job *j, char *v, char *why, size_t n)
     return rc;
 }
 
-static int opt_kb_base(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_kb_base(struct workload_job *j, char *v, char *why, size_t n)
 {
     if (!strcmp(v, "1024"))
         j->kb_base = 1024;
@@ -388,7 +388,7 @@ static int opt_kb_base(struct fio_job *j, char *v, char *why, size_t n)
     return 0;
 }
 
-static int opt_bs(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_bs(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *parts[3];
     if (split_ddir(v, parts) < 0)
@@ -426,7 +426,7 @@ static int parse_size_range(const char *in, uint32_t kb_base, uint64_t lo_min, u
     return rc;
 }
 
-static int opt_bsrange(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_bsrange(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *parts[3];
     if (split_ddir(v, parts) < 0)
@@ -499,7 +499,7 @@ static int parse_bssplit_ddir(char *s, uint32_t kb_base, struct fio_bssplit *out
     return 0;
 }
 
-static int opt_bssplit(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_bssplit(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *parts[3];
     if (split_ddir(v, parts) < 0)
@@ -540,23 +540,23 @@ static int opt_size_pct(uint32_t kb_base, char *v, uint64_t *bytes, double *pct,
     return rc;
 }
 
-static int opt_size(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_size(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_size_pct(j->kb_base, v, &j->size, &j->size_pct, why, n);
 }
 
-static int opt_offset(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_offset(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_size_pct(j->kb_base, v, &j->offset, &j->offset_pct, why, n);
 }
 
-static int opt_io_size(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_io_size(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_size_pct(j->kb_base, v, &j->io_size, &j->io_size_pct, why, n);
 }
 
 /* irange(time), seconds by default. */
-static int opt_startdelay(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_startdelay(struct workload_job *j, char *v, char *why, size_t n)
 {
     uint64_t t[2];
     char *sep = strpbrk(v, "-:");
@@ -573,7 +573,7 @@ static int opt_startdelay(struct fio_job *j, char *v, char *why, size_t n)
     return 0;
 }
 
-static int opt_rate_iops(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_rate_iops(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *parts[3];
     if (split_ddir(v, parts) < 0)
@@ -590,7 +590,7 @@ static int opt_rate_iops(struct fio_job *j, char *v, char *why, size_t n)
     return 0;
 }
 
-static int opt_percentile_list(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_percentile_list(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *p[FIOJOB_MAX_PERCENTILES];
     int k = split(v, ':', p, FIOJOB_MAX_PERCENTILES);
@@ -610,7 +610,7 @@ static int opt_percentile_list(struct fio_job *j, char *v, char *why, size_t n)
 }
 
 /* options.c str_random_distribution_cb(): kind[:value[:center]]. */
-static int opt_random_distribution(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_random_distribution(struct workload_job *j, char *v, char *why, size_t n)
 {
     char *p[4];
     int k = split(v, ':', p, 3);
@@ -662,23 +662,23 @@ static int opt_log(bool *flag, char *dst, size_t size, char *v, char *why, size_
     return rc;
 }
 
-static int opt_write_lat_log(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_write_lat_log(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_log(&j->write_lat_log, j->lat_log, sizeof j->lat_log, v, why, n);
 }
 
-static int opt_write_iops_log(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_write_iops_log(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_log(&j->write_iops_log, j->iops_log, sizeof j->iops_log, v, why, n);
 }
 
-static int opt_write_bw_log(struct fio_job *j, char *v, char *why, size_t n)
+static int opt_write_bw_log(struct workload_job *j, char *v, char *why, size_t n)
 {
     return opt_log(&j->write_bw_log, j->bw_log, sizeof j->bw_log, v, why, n);
 }
 
 /* verify=0/none does nothing; any real verification changes the I/O stream. */
-static int check_verify(struct fio_job *j, char *v, char *why, size_t n)
+static int check_verify(struct workload_job *j, char *v, char *why, size_t n)
 {
     if (v && (!strcmp(v, "0") || !strcmp(v, "none")))
         return 0;
@@ -703,13 +703,13 @@ struct opt_def {
     enum opt_type type;
     size_t off, size;
     uint64_t min, max, unit_ns;
-    int (*fn)(struct fio_job *j, char *v, char *why, size_t n);
+    int (*fn)(struct workload_job *j, char *v, char *why, size_t n);
     bool bare_ok;
     bool no_effect; /* stored, but also listed as ignored (no effect on the simulation) */
 };
 
-#define J(f) offsetof(struct fio_job, f)
-#define STR(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct fio_job *)0)->f) }
+#define J(f) offsetof(struct workload_job, f)
+#define STR(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct workload_job *)0)->f) }
 #define U32(nm, f, lo, hi) { .name = nm, .type = OT_U32, .off = J(f), .min = lo, .max = hi }
 #define U64(nm, f) { .name = nm, .type = OT_U64, .off = J(f), .min = 0, .max = UINT64_MAX }
 #define BOOL(nm, f) { .name = nm, .type = OT_BOOL, .off = J(f) }
@@ -721,7 +721,7 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
     STR("name", name),
     { .name = "description", .type = OT_STR, .off = J(description),
-      .size = sizeof(((struct fio_job *)0)->description), .no_effect = true },
+      .size = sizeof(((struct workload_job *)0)->description), .no_effect = true },
     STR("ioengine", ioengine),
     STR("pool", pool),
     STR("rbdname", rbdname),
@@ -841,7 +841,7 @@ static void dump_option(cJSON *dump, const char *name, const char *val)
  * Apply key[=val] to j.  Returns 0, -ENOENT for an unknown key (why holds the
  * did-you-mean suffix), or -EINVAL/-ENOTSUP with the reason in why.
  */
-static int apply_option(struct fio_jobfile *jf, struct fio_job *j, cJSON *dump, const char *key,
+static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *dump, const char *key,
                         const char *val_in, char *why, size_t n)
 {
     const struct opt_def *o = find_opt(key);
@@ -902,7 +902,7 @@ static int apply_option(struct fio_jobfile *jf, struct fio_job *j, cJSON *dump, 
 
 /* ---- defaults, groups ----------------------------------------------------- */
 
-static void job_defaults(struct fio_job *j)
+static void job_defaults(struct workload_job *j)
 {
     memset(j, 0, sizeof *j);
     snprintf(j->ioengine, sizeof j->ioengine, "psync");
@@ -930,7 +930,7 @@ static void assign_groups(struct fio_jobfile *jf)
 {
     int gid = 0, prev_group_jobs = 0;
     for (int i = 0; i < jf->n_jobs; i++) {
-        struct fio_job *j = &jf->jobs[i];
+        struct workload_job *j = &jf->jobs[i];
         if ((j->stonewall || j->new_group) && prev_group_jobs) {
             prev_group_jobs = 0;
             gid++;
@@ -952,9 +952,9 @@ struct parse_ctx {
     const struct fiojob_vars *vars;
     struct fio_jobfile *jf;
     struct sim_err *err;
-    struct fio_job def;           /* [global] state each job below copies */
+    struct workload_job def;           /* [global] state each job below copies */
     bool in_section, is_global;
-    char sect_name[sizeof(((struct fio_job *)0)->name)];
+    char sect_name[sizeof(((struct workload_job *)0)->name)];
     struct raw_opt *opts;
     int n_opts;
     char **files;                 /* display names for messages */
@@ -1022,8 +1022,8 @@ static int finish_section(struct parse_ctx *c)
 {
     if (!c->in_section)
         return 0;
-    struct fio_job job = c->def;
-    struct fio_job *t = c->is_global ? &c->def : &job;
+    struct workload_job job = c->def;
+    struct workload_job *t = c->is_global ? &c->def : &job;
     cJSON *dump = c->is_global ? c->jf->global_options : cJSON_CreateObject();
     if (!c->is_global)
         snprintf(job.name, sizeof job.name, "%s", c->sect_name);
@@ -1057,9 +1057,10 @@ static int finish_section(struct parse_ctx *c)
         return rc;
     }
     if (!c->is_global) {
-        job.job_options = dump;
         struct fio_jobfile *jf = c->jf;
         jf->jobs = sim_xrealloc(jf->jobs, (size_t)jf->n_jobs + 1, sizeof *jf->jobs);
+        jf->job_options = sim_xrealloc(jf->job_options, (size_t)jf->n_jobs + 1, sizeof *jf->job_options);
+        jf->job_options[jf->n_jobs] = dump;
         jf->jobs[jf->n_jobs++] = job;
     }
     return 0;
@@ -1264,7 +1265,7 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
 {
     char why[400];
     /* Validate on copies first so that a bad value leaves jf untouched. */
-    struct fio_job scratch;
+    struct workload_job scratch;
     int n = jf->n_jobs > 0 ? jf->n_jobs : 1;
     for (int i = 0; i < n; i++) {
         if (jf->n_jobs > 0)
@@ -1278,7 +1279,7 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
             return sim_errf(err, rc, "--set fio.%s: %s", key, why);
     }
     for (int i = 0; i < jf->n_jobs; i++) {
-        int rc = apply_option(jf, &jf->jobs[i], jf->jobs[i].job_options, key, value, why,
+        int rc = apply_option(jf, &jf->jobs[i], jf->job_options[i], key, value, why,
                               sizeof why);
         SIM_ASSERT(rc == 0);
     }
@@ -1347,7 +1348,7 @@ static void put_pct_or_size(struct strbuf *b, const char *key, uint64_t v, doubl
         strbuf_printf(b, "%s=%s\n", key, fmt_size(t, sizeof t, v, kb_base));
 }
 
-static void put_job(struct strbuf *b, const struct fio_job *j)
+static void put_job(struct strbuf *b, const struct workload_job *j)
 {
     char t1[64], t2[64];
     uint32_t kb = j->kb_base;
@@ -1469,7 +1470,8 @@ void fiojob_free(struct fio_jobfile *jf)
     if (!jf)
         return;
     for (int i = 0; i < jf->n_jobs; i++)
-        cJSON_Delete(jf->jobs[i].job_options);
+        cJSON_Delete(jf->job_options[i]);
+    free(jf->job_options);
     free(jf->jobs);
     for (int i = 0; i < jf->n_ignored; i++)
         free(jf->ignored[i]);

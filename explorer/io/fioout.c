@@ -75,18 +75,18 @@ static void fmt_ctime(char *buf, size_t n, int64_t ts)
              tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
 }
 
-static uint64_t job_rt_ns(const struct fio_job_result *j)
+static uint64_t job_rt_ns(const struct job_result *j)
 {
     return j->job_runtime_ns ? j->job_runtime_ns : j->runtime_ns;
 }
 
 /* ts->runtime[ddir] in ms: only directions that did I/O have one. */
-static uint64_t ddir_runtime_ms(const struct fio_job_result *j, int d)
+static uint64_t ddir_runtime_ms(const struct job_result *j, int d)
 {
     return j->dir[d].total_ios ? j->runtime_ns / 1000000u : 0;
 }
 
-static uint64_t total_ios(const struct fio_job_result *j)
+static uint64_t total_ios(const struct job_result *j)
 {
     return j->dir[FIO_DDIR_READ].total_ios + j->dir[FIO_DDIR_WRITE].total_ios;
 }
@@ -134,8 +134,8 @@ struct group_rs {
 
 struct entries {
     int n;
-    const struct fio_job_result **e; /* the reported thread stats */
-    struct fio_job_result *owned;    /* merged groups (group_reporting) */
+    const struct job_result **e; /* the reported thread stats */
+    struct job_result *owned;    /* merged groups (group_reporting) */
     int *members;
     int n_groups;
     struct group_rs *rs;
@@ -149,7 +149,7 @@ static struct group_rs *find_rs(struct entries *s, int groupid)
     return NULL;
 }
 
-static void entries_build(struct entries *s, const struct fio_job_result *jobs, int n, bool group_reporting)
+static void entries_build(struct entries *s, const struct job_result *jobs, int n, bool group_reporting)
 {
     memset(s, 0, sizeof *s);
     s->e = sim_xcalloc(n ? (size_t)n : 1, sizeof *s->e);
@@ -179,7 +179,7 @@ static void entries_build(struct entries *s, const struct fio_job_result *jobs, 
     }
     s->rs = sim_xcalloc(s->n ? (size_t)s->n : 1, sizeof *s->rs);
     for (int k = 0; k < s->n; k++) {
-        const struct fio_job_result *j = s->e[k];
+        const struct job_result *j = s->e[k];
         struct group_rs *g = find_rs(s, j->groupid);
         if (!g) {
             g = &s->rs[s->n_groups++];
@@ -213,11 +213,11 @@ static void entries_free(struct entries *s)
     free(s->rs);
 }
 
-void fioout_merge(struct fio_job_result *a, const struct fio_job_result *b)
+void fioout_merge(struct job_result *a, const struct job_result *b)
 {
     for (int d = 0; d < FIO_DDIR_NR; d++) {
-        struct fio_ddir_stats *x = &a->dir[d];
-        const struct fio_ddir_stats *y = &b->dir[d];
+        struct job_ddir_stats *x = &a->dir[d];
+        const struct job_ddir_stats *y = &b->dir[d];
         x->io_bytes += y->io_bytes;
         x->total_ios += y->total_ios;
         hist_merge(&x->slat, &y->slat);
@@ -267,7 +267,7 @@ static void calc_dist(const uint64_t *map, uint64_t total, double *out)
  * iodepth-1 I/Os fill the lower buckets while the queue ramps up and the
  * rest land at iodepth (what the real QD=128 capture shows: 99.811968 %).
  */
-static void iodepth_dist(const struct fio_job_result *j, double *out)
+static void iodepth_dist(const struct job_result *j, double *out)
 {
     uint64_t map[7] = {0}, total = total_ios(j);
     uint32_t qd = j->iodepth ? j->iodepth : 1;
@@ -279,7 +279,7 @@ static void iodepth_dist(const struct fio_job_result *j, double *out)
 }
 
 /* Submit/complete batches: the rbd engine queues and reaps one I/O at a time ("4" = 1..4). */
-static void batch_dist(const struct fio_job_result *j, double *out)
+static void batch_dist(const struct job_result *j, double *out)
 {
     uint64_t map[7] = {0}, total = total_ios(j);
     map[1] = total;
@@ -294,7 +294,7 @@ static const unsigned lat_thr[11] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
  * stat_calc_lat_n/u/m: io_u_mark_latency buckets of the clat of every I/O, taken
  * from the clat histograms (each plat bucket counted at its reported value).
  */
-static void latency_dists(const struct fio_job_result *j, double *ns, double *us, double *ms)
+static void latency_dists(const struct job_result *j, double *ns, double *us, double *ms)
 {
     uint64_t cn[10] = {0}, cu[10] = {0}, cm[12] = {0}, total = total_ios(j);
     for (unsigned i = 0; i < HIST_PLAT_NR; i++) {
@@ -388,7 +388,7 @@ static void lat_json(cJSON *parent, const char *name, const struct hist *h, cons
     }
 }
 
-static void ddir_json(cJSON *parent, const char *name, const struct fio_ddir_stats *d, uint64_t runtime_ms,
+static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_stats *d, uint64_t runtime_ms,
                       uint64_t agg, const struct plist *pl)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
@@ -432,9 +432,10 @@ static void dist_json(cJSON *parent, const char *name, const char *const *keys, 
         add_float(o, keys[i], v[i]);
 }
 
-static const struct fio_ddir_stats zero_ddir; /* trim and sync: the model issues none */
+static const struct job_ddir_stats zero_ddir; /* trim and sync: the model issues none */
 
-static cJSON *job_json(const struct fio_job_result *j, const struct group_rs *rs, const struct plist *pl)
+static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, const struct plist *pl,
+                       const struct fio_jobfile *jobs)
 {
     static const char *const depth_keys[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
     static const char *const batch_keys[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -444,8 +445,9 @@ static cJSON *job_json(const struct fio_job_result *j, const struct group_rs *rs
     add_int(o, "error", 0);
     add_int(o, "eta", 0);
     add_int(o, "elapsed", (j->runtime_ns + 999999999u) / 1000000000u);
-    if (j->job_options)
-        cJSON_AddItemToObject(o, "job options", cJSON_Duplicate(j->job_options, 1));
+    const cJSON *job_options = jobs && j->job_index < (uint32_t)jobs->n_jobs ? jobs->job_options[j->job_index] : NULL;
+    if (job_options)
+        cJSON_AddItemToObject(o, "job options", cJSON_Duplicate(job_options, 1));
     ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl);
     ddir_json(o, "write", &j->dir[FIO_DDIR_WRITE], ddir_runtime_ms(j, FIO_DDIR_WRITE), rs->agg[FIO_DDIR_WRITE],
               pl);
@@ -477,7 +479,7 @@ static cJSON *job_json(const struct fio_job_result *j, const struct group_rs *rs
     return o;
 }
 
-cJSON *fioout_json(const struct fio_job_result *jobs, int n, const struct fioout_opts *o)
+cJSON *fioout_json(const struct job_result *jobs, int n, const struct fioout_opts *o)
 {
     char tbuf[64];
     struct plist pl;
@@ -496,7 +498,7 @@ cJSON *fioout_json(const struct fio_job_result *jobs, int n, const struct fioout
         cJSON_AddItemToObject(root, "global options", cJSON_Duplicate(o->global_options, 1));
     cJSON *arr = cJSON_AddArrayToObject(root, "jobs");
     for (int k = 0; k < s.n; k++)
-        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl));
+        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl, o ? o->jobs : NULL));
     cJSON_AddArrayToObject(root, "disk_util");
     entries_free(&s);
     return root;
@@ -602,10 +604,10 @@ static void show_percentiles(FILE *f, const struct hist *h, const struct plist *
     }
 }
 
-static void show_ddir(FILE *f, const struct fio_job_result *j, int d, const struct group_rs *rs,
+static void show_ddir(FILE *f, const struct job_result *j, int d, const struct group_rs *rs,
                       const struct plist *pl)
 {
-    const struct fio_ddir_stats *s = &j->dir[d];
+    const struct job_ddir_stats *s = &j->dir[d];
     uint64_t runt = ddir_runtime_ms(j, d);
     if (!runt)
         return;
@@ -663,7 +665,7 @@ static void show_lat(FILE *f, const double *v, int nr, const char *msg)
         fprintf(f, "\n");
 }
 
-static void show_job(FILE *f, const struct fio_job_result *j, int members, const struct group_rs *rs,
+static void show_job(FILE *f, const struct job_result *j, int members, const struct group_rs *rs,
                      const struct plist *pl, const char *when)
 {
     if (!total_ios(j))
@@ -713,7 +715,7 @@ static void show_group(FILE *f, const struct group_rs *g)
     }
 }
 
-void fioout_print(FILE *f, const struct fio_job_result *jobs, int n, const struct fioout_opts *o)
+void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fioout_opts *o)
 {
     char when[64];
     struct plist pl;

@@ -721,7 +721,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->ceph = sc->ceph;
     spec->cost = sc->cost;
     spec->rel = sc->rel;
-    spec->jobs = &sc->jobs;
+    spec->jobs = (struct workload){sc->jobs.jobs, sc->jobs.n_jobs};
     /* measured interval and warm-up: sim.* unless the jobs ask for more */
     uint64_t runtime = 0, ramp = 0;
     for (int i = 0; i < sc->jobs.n_jobs; i++) {

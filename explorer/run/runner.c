@@ -62,7 +62,8 @@ int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
                              .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
                              .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
                              .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
-                             .global_options = sc->jobs.global_options};
+                             .global_options = sc->jobs.global_options,
+                             .jobs = &sc->jobs};
     rc = runner_write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err);
     if (rc < 0)
         return rc;
@@ -110,7 +111,7 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     uint64_t ios = 0, bytes = 0;
     sim_time_t runtime = 0;
     for (uint32_t i = 0; i < cluster_n_jobs(c); i++) {
-        const struct fio_job_result *jr = &cluster_job_results(c)[i];
+        const struct job_result *jr = &cluster_job_results(c)[i];
         hist_merge(&h, &jr->dir[ddir].clat);
         ios += jr->dir[ddir].total_ios;
         bytes += jr->dir[ddir].io_bytes;

@@ -48,7 +48,7 @@ static void objecter_send(struct client *cl, struct rados_op *rop);
 
 static bool worker_limit_reached(const struct fio_worker *w)
 {
-    const struct fio_job *j = w->job;
+    const struct workload_job *j = w->job;
     if (w->stopped)
         return true;
     if (j->number_ios && w->issued >= j->number_ios)
@@ -63,7 +63,7 @@ static bool worker_limit_reached(const struct fio_worker *w)
 
 static uint32_t pick_bs(struct fio_worker *w, int ddir)
 {
-    const struct fio_job *j = w->job;
+    const struct workload_job *j = w->job;
     if (j->n_bssplit[ddir] == 0)
         return j->bs[ddir];
     uint32_t u = (uint32_t)gsl_rng_uniform_int(w->rng, 100), acc = 0;
@@ -77,7 +77,7 @@ static uint32_t pick_bs(struct fio_worker *w, int ddir)
 
 static void pick_offset(struct fio_worker *w, struct fio_io *io)
 {
-    const struct fio_job *j = w->job;
+    const struct workload_job *j = w->job;
     bool random = j->rw == FIO_RW_RANDREAD || j->rw == FIO_RW_RANDWRITE || j->rw == FIO_RW_RANDRW;
     uint64_t blocks = w->region_len / io->len;
     if (blocks == 0)
@@ -145,7 +145,7 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
 {
     struct fio_worker *w = obj;
     struct cluster *c = w->cl->c;
-    const struct fio_job *j = w->job;
+    const struct workload_job *j = w->job;
     if (!j || w->inflight >= j->iodepth || worker_limit_reached(w) || w->next_rate_t) {
         cpu_thread_release(th);
         return;
@@ -176,8 +176,8 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
 static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
 {
     struct fio_worker *w = io->w;
-    struct fio_job_result *r = &c->results[w->index];
-    struct fio_ddir_stats *d = &r->dir[io->ddir];
+    struct job_result *r = &c->results[w->index];
+    struct job_ddir_stats *d = &r->dir[io->ddir];
     d->io_bytes += io->len;
     d->total_ios++;
     hist_add(&d->slat, io->t_submitted - io->t_issue);

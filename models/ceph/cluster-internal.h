@@ -114,7 +114,7 @@ struct fio_io {
 /* One fio job clone (numjobs makes several): a closed loop of iodepth I/Os. */
 struct fio_worker {
     struct client *cl;
-    const struct fio_job *job;
+    const struct workload_job *job;
     uint32_t index;          /* job result slot */
     struct cpu_pool thread;  /* the fio thread */
     gsl_rng *rng;
@@ -242,7 +242,7 @@ struct cluster {
     struct image image, parent;
     struct client *clients;
     uint32_t n_clients;
-    struct fio_job_result *results;
+    struct job_result *results;
     uint32_t n_results;
     struct pool op_pool, rados_pool, io_pool, msg_pool;
     bool measuring;

@@ -164,7 +164,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                  spec->pool_size, spec->pool_size, spec->hosts * spec->osds_per_host);
         return NULL;
     }
-    if (!spec->jobs || spec->jobs->n_jobs < 1) {
+    if (!spec->jobs.jobs || spec->jobs.n_jobs < 1) {
         sim_errf(err, -EINVAL, "clients: no fio job to run");
         return NULL;
     }
@@ -206,7 +206,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 
     /* fio's rbd engine opens its own rados connection and image in every job
        thread (numjobs clones included): one client (librbd instance) each */
-    const struct fio_jobfile *jf = spec->jobs;
+    const struct workload *jf = &spec->jobs;
     for (int j = 0; j < jf->n_jobs; j++)
         c->n_results += jf->jobs[j].numjobs;
     c->n_clients = c->n_results;
@@ -215,7 +215,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     uint64_t img_size = c->image.n_objects * c->image.object_size;
     uint32_t slot = 0;
     for (int j = 0; j < jf->n_jobs; j++) {
-        const struct fio_job *job = &jf->jobs[j];
+        const struct workload_job *job = &jf->jobs[j];
         for (uint32_t k = 0; k < job->numjobs; k++, slot++) {
             uint32_t host = spec->client_hosts ? spec->hosts + slot % spec->client_hosts : 0;
             struct client *cl = &c->clients[slot];
@@ -238,10 +238,10 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             w->region_off = off;
             w->region_len = len;
             w->seq_next = off;
-            struct fio_job_result *r = &c->results[slot];
+            struct job_result *r = &c->results[slot];
             snprintf(r->jobname, sizeof r->jobname, "%s", job->name);
             r->groupid = job->groupid;
-            r->job_options = job->job_options;
+            r->job_index = (uint32_t)j;
             r->iodepth = job->iodepth;
             for (int d = 0; d < FIO_DDIR_NR; d++) {
                 hist_reset(&r->dir[d].slat);
@@ -355,7 +355,7 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
     sim_time_t measured = sim_now(s) - c->t_measure_start;
     uint32_t secs = (uint32_t)(measured / SIM_NS_PER_S);
     for (uint32_t i = 0; i < c->n_results; i++) {
-        struct fio_job_result *r = &c->results[i];
+        struct job_result *r = &c->results[i];
         r->runtime_ns = measured;
         for (int d = 0; d < FIO_DDIR_NR; d++)
             r->dir[d].n_samples = secs < 1024 ? secs : 1024;
@@ -378,7 +378,7 @@ const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd) {
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd) { return &c->osds[osd].bs.perf; }
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }
 uint32_t cluster_n_jobs(const struct cluster *c) { return c->n_results; }
-const struct fio_job_result *cluster_job_results(const struct cluster *c) { return c->results; }
+const struct job_result *cluster_job_results(const struct cluster *c) { return c->results; }
 
 cJSON *cluster_stats_json(const struct cluster *c)
 {

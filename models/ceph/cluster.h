@@ -15,12 +15,11 @@
 
 #include "config.h"
 #include "cpu.h"
-#include "fiojob.h"
-#include "fioout.h"
 #include "net.h"
 #include "nvme.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "workload.h"
 
 enum image_kind { IMAGE_PLAIN, IMAGE_CLONE, IMAGE_FLATTENED };
 
@@ -59,7 +58,7 @@ struct cluster_spec {
     struct ceph_options ceph;
     struct stage_costs cost;
     struct release_traits rel;
-    const struct fio_jobfile *jobs; /* borrowed */
+    struct workload jobs;           /* borrowed jobs */
     sim_time_t duration_ns, warmup_ns;
     uint64_t seed;
     int64_t wall_epoch_ns;          /* simulated t=0 as a wall-clock instant (dumps) */
@@ -109,7 +108,7 @@ const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd);
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd);
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd);
 uint32_t cluster_n_jobs(const struct cluster *c);
-const struct fio_job_result *cluster_job_results(const struct cluster *c);
+const struct job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);
 /* Mean split of the replica stage (ns). */

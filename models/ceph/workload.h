@@ -1,0 +1,111 @@
+/*
+ * workload.h - what the client model runs and what it measures: fio's job
+ * semantics (rw, bs, iodepth, numjobs, offsets, rates, thinktime, random
+ * distributions: the names are fio's own options, HOWTO "Job file parameters")
+ * and per-job results (fio's thread_stat: latency histograms in fio's buckets,
+ * I/O counts, per-second samples).  Plain C: parsing job files and writing
+ * fio's JSON live in explorer/io (fiojob.h, fioout.h).
+ */
+#ifndef CEPHSIM_MODELS_CEPH_WORKLOAD_H
+#define CEPHSIM_MODELS_CEPH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define FIOJOB_MAX_BSSPLIT 64     /* fio BSSPLIT_MAX */
+#define FIOJOB_MAX_PERCENTILES 20 /* fio FIO_IO_U_LIST_MAX_LEN */
+
+enum fio_rw { FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE, FIO_RW_RW, FIO_RW_RANDRW };
+/* Index of the per-direction arrays (fio DDIR_READ, DDIR_WRITE; trim is not kept). */
+enum fio_ddir { FIO_DDIR_READ = 0, FIO_DDIR_WRITE = 1 };
+enum fio_rand_dist { FIO_DIST_RANDOM, FIO_DIST_ZIPF, FIO_DIST_PARETO, FIO_DIST_NORMAL };
+enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
+
+struct fio_bssplit {
+    uint32_t bs;
+    uint32_t pct; /* the percentages of one direction sum to 100 */
+};
+
+struct workload_job {
+    char name[64];          /* section name, or name= */
+    char description[256];
+    char ioengine[32];      /* default "psync" */
+    char pool[64], rbdname[64], clientname[64], clustername[64]; /* rbd engine; "" = unset */
+    enum fio_rw rw;         /* default read */
+    uint32_t rw_seq_nr;     /* rw=randX:<nr>: I/Os per new random offset (default 1) */
+    uint64_t rw_seq_add;    /* rw=write:<size>: bytes skipped after each sequential I/O */
+    enum fio_rw_sequencer rw_sequencer;
+    uint32_t rwmixread;     /* percent reads of a mixed workload; writes = 100 - this */
+    uint32_t kb_base;       /* 1024 (default) or 1000 */
+    uint32_t bs[2];         /* per direction, default 4096 */
+    uint32_t bsrange[2][2]; /* blocksize_range {min,max} per direction; {0,0} = unset */
+    struct fio_bssplit bssplit[2][FIOJOB_MAX_BSSPLIT];
+    int n_bssplit[2];       /* 0 = no bssplit for that direction */
+    uint32_t iodepth;       /* default 1 */
+    uint32_t numjobs;       /* default 1 */
+    uint64_t size;          /* bytes; 0 = unset (rbd: image size) */
+    double size_pct;        /* size=N%; 0 = unset */
+    uint64_t offset;
+    double offset_pct;
+    uint64_t io_size;       /* io_size / io_limit; 0 = unset */
+    double io_size_pct;
+    uint64_t number_ios;    /* 0 = unset */
+    uint64_t runtime_ns;    /* 0 = unset */
+    bool time_based;
+    uint64_t ramp_time_ns;
+    uint64_t startdelay_ns, startdelay_max_ns; /* a range when they differ */
+    uint32_t rate_iops[2];  /* 0 = no cap */
+    uint64_t thinktime_ns;
+    uint32_t thinktime_blocks; /* default 1 */
+    bool group_reporting;
+    double percentile_list[FIOJOB_MAX_PERCENTILES];
+    int n_percentiles;
+    bool clat_percentiles, lat_percentiles, slat_percentiles; /* 1 / 0 / 0 */
+    enum fio_rand_dist random_distribution;
+    double dist_param;      /* zipf theta, pareto h, normal deviation (%) */
+    double dist_center;     /* optional ":center" in [0,1]; -1 = unset */
+    bool randrepeat;        /* default 1 */
+    bool norandommap;
+    uint64_t randseed;      /* default 0x89 */
+    bool new_group, stonewall;
+    bool write_lat_log, write_iops_log, write_bw_log;
+    char lat_log[128], iops_log[128], bw_log[128]; /* log file prefixes; "" = job name */
+    uint32_t log_avg_msec;
+    char write_iolog[256], read_iolog[256];
+    bool direct;            /* recorded, no effect for rbd */
+    int groupid;            /* fio add_job(): stonewall/new_group open a new group */
+};
+
+/* The jobs of a run (numjobs clones each; borrowed by the model). */
+struct workload {
+    const struct workload_job *jobs;
+    int n_jobs;
+};
+
+#define FIO_DDIR_NR 2
+
+struct job_ddir_stats {
+    uint64_t io_bytes;
+    uint64_t total_ios;
+    struct hist slat, clat, lat; /* ns; slat = submission, clat = completion, lat = total */
+    /* per-second samples of bandwidth and IOPS, for bw_min/max/mean/dev and iops_* */
+    uint32_t n_samples;
+    double bw_kib_samples[1024];
+    double iops_samples[1024];
+};
+
+struct job_result {
+    char jobname[64];
+    int groupid;
+    uint32_t job_index;        /* the workload job (section) it ran: its "job options" */
+    uint64_t runtime_ns;       /* measured time (after ramp_time) */
+    uint32_t iodepth;          /* iodepth_level: I/O at this depth after the ramp-up of the first iodepth-1 */
+    struct job_ddir_stats dir[FIO_DDIR_NR];
+    double usr_cpu, sys_cpu;   /* % of the client thread (simulated) */
+    uint64_t job_runtime_ns;   /* added: fio's total_run_time, summed over merged jobs
+                                  ("job_runtime", CPU % weights); 0 = runtime_ns */
+};
+
+#endif
