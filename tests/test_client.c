@@ -3,8 +3,8 @@
  * clone guards and copy-up) checked end to end: inline scenarios are loaded
  * with scenario_load, simulated with cluster_run, and judged only through the
  * public outputs: the fio results (cluster.h), every OSD's
- * dump_historic_ops JSON (optracker_dump, with a history large enough to keep
- * every op) and the perf dump JSON (perfcounters_dump).
+ * dump_historic_ops JSON (historicops_dump, with a history large enough to keep
+ * every op) and the perf dump JSON (perfdump_osd).
  *
  * The historic ops give, per op that reached a primary: the client tid, the
  * PG, the object name (rbd_data.<id>.<objno %016x>), the op vector
@@ -27,8 +27,10 @@
 
 #include "cluster.h"
 #include "fioout.h"
+#include "historicops.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "perfdump.h"
 #include "scenario.h"
 
 #define MIB (1024ull * 1024ull)
@@ -111,7 +113,7 @@ static void collect_ops(struct run *r)
     r->repops = calloc(rcap, sizeof *r->repops);
     sim_time_t now = sim_now(cluster_sim(r->c));
     for (uint32_t i = 0; i < cluster_n_osds(r->c); i++) {
-        cJSON *d = optracker_dump(cluster_optracker(r->c, i), now, r->spec.wall_epoch_ns, 0);
+        cJSON *d = historicops_dump(cluster_optracker(r->c, i), now, r->spec.wall_epoch_ns, 0);
         const cJSON *op;
         cJSON_ArrayForEach(op, cJSON_GetObjectItem(d, "ops")) {
             const char *desc = cJSON_GetStringValue(cJSON_GetObjectItem(op, "description"));
@@ -136,7 +138,7 @@ static void collect_ops(struct run *r)
             }
         }
         cJSON_Delete(d);
-        cJSON *perf = perfcounters_dump(cluster_osd_perf(r->c, i), NULL);
+        cJSON *perf = perfdump_osd(cluster_osd_perf(r->c, i), NULL);
         const cJSON *osd = cJSON_GetObjectItem(perf, "osd");
         r->op_w += fioout_num(cJSON_GetObjectItem(osd, "op_w"));
         r->op_r += fioout_num(cJSON_GetObjectItem(osd, "op_r"));

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "historicops.h"
 #include "optracker.h"
 
 #define REAL_WINDOW "../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1/osd.0.historic_window.json.gz"
@@ -324,7 +325,7 @@ static void test_event_durations(void **state)
                         87 * US,   162 * US,  1821 * US, 1974 * US, 2022 * US, 2031 * US, 2046 * US + 5};
     set_events(&op, primary_events, t, 14);
     sim_time_t now = 999880 * US;
-    cJSON *j = optrack_dump_op(&op, now, wall);
+    cJSON *j = historicops_op(&op, now, wall);
     char *s = cJSON_PrintUnformatted(j);
     char want[64];
     snprintf(want, sizeof want, "\"duration\":%.17g,", 2046005 / 1e9);
@@ -335,12 +336,12 @@ static void test_event_durations(void **state)
     struct optrack_op r17 = real_repop_op();
     optrack_mark(&r17, "initiated", 5 * MS);
     optrack_mark(&r17, "done", 5 * MS + 907871);
-    j = optrack_dump_op(&r17, 10 * MS, wall);
+    j = historicops_op(&r17, 10 * MS, wall);
     s = cJSON_PrintUnformatted(j);
     assert_non_null(strstr(s, "\"duration\":0.00090787099999999998,"));
     free(s);
     cJSON_Delete(j);
-    j = roundtrip(optrack_dump_op(&op, now, wall));
+    j = roundtrip(historicops_op(&op, now, wall));
     assert_string_equal(cJSON_GetObjectItem(j, "initiated_at")->valuestring, "2026-11-30T14:21:43.409666+0000");
     assert_true(fabs(cJSON_GetObjectItem(j, "age")->valuedouble - 0.99988) < 1e-12);
     assert_true(fabs(cJSON_GetObjectItem(j, "duration")->valuedouble - 0.002046005) < 1e-12);
@@ -367,14 +368,14 @@ static void test_event_durations(void **state)
 
     /* an op still in flight (last event not "done") lasts until now */
     op.n_events = 9;
-    j = roundtrip(optrack_dump_op(&op, 10 * MS, wall));
+    j = roundtrip(historicops_op(&op, 10 * MS, wall));
     assert_true(fabs(cJSON_GetObjectItem(j, "duration")->valuedouble - 0.010) < 1e-12);
     cJSON_Delete(j);
 
     /* a repop has no client_info */
     struct optrack_op r = real_repop_op();
     set_events(&r, repop_events, t, 10);
-    j = roundtrip(optrack_dump_op(&r, now, wall));
+    j = roundtrip(historicops_op(&r, now, wall));
     assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "type_data"), "client_info"));
     cJSON_Delete(j);
 }
@@ -452,7 +453,7 @@ static void test_dump_shape_real_capture(void **state)
     optracker_finish(&t, &r);
     optracker_finish(&t, &rr);
     optracker_finish(&t, &w);
-    cJSON *ours = roundtrip(optracker_dump(&t, 500 * MS, 1796048503000000000ll, 0));
+    cJSON *ours = roundtrip(historicops_dump(&t, 500 * MS, 1796048503000000000ll, 0));
 
     /* top level: {"size", "duration", "ops"} with the real types */
     const cJSON *a = real->child, *b = ours->child;
@@ -513,14 +514,14 @@ static void test_history_size_keeps_slowest(void **state)
     assert_int_equal(t.completed, 6);
     uint64_t tids[8];
     int n;
-    cJSON *d = roundtrip(optracker_dump(&t, 100 * MS, 0, 0));
+    cJSON *d = roundtrip(historicops_dump(&t, 100 * MS, 0, 0));
     dumped_tids(d, tids, &n);
     assert_int_equal(n, 3); /* the 3 slowest (6, 5, 4 ms), listed by initiated time */
     assert_int_equal(tids[0], 0);
     assert_int_equal(tids[1], 2);
     assert_int_equal(tids[2], 4);
     cJSON_Delete(d);
-    d = roundtrip(optracker_dump(&t, 100 * MS, 0, 1));
+    d = roundtrip(historicops_dump(&t, 100 * MS, 0, 1));
     dumped_tids(d, tids, &n);
     assert_int_equal(n, 3); /* the same set, slowest first */
     assert_int_equal(tids[0], 4);
@@ -537,7 +538,7 @@ static void test_history_size_keeps_slowest(void **state)
     cJSON_Delete(d);
 
     optracker_reset(&t);
-    d = optracker_dump(&t, 100 * MS, 0, 0);
+    d = historicops_dump(&t, 100 * MS, 0, 0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "ops")), 0);
     cJSON_Delete(d);
     optracker_fini(&t);
@@ -557,26 +558,26 @@ static void test_history_duration(void **state)
     optracker_finish(&t, &c);
     uint64_t tids[8];
     int n;
-    cJSON *d = optracker_dump(&t, 2200 * MS, 0, 0);
+    cJSON *d = historicops_dump(&t, 2200 * MS, 0, 0);
     dumped_tids(d, tids, &n);
     assert_int_equal(n, 2);
     assert_int_equal(tids[0], 2);
     assert_int_equal(tids[1], 3);
     cJSON_Delete(d);
     /* at dump time, ops initiated more than 1 s before now are left out (age <= duration kept) */
-    d = optracker_dump(&t, 3000 * MS, 0, 0);
+    d = historicops_dump(&t, 3000 * MS, 0, 0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "ops")), 2);
     cJSON_Delete(d);
-    d = optracker_dump(&t, 3000 * MS + 1, 0, 0);
+    d = historicops_dump(&t, 3000 * MS + 1, 0, 0);
     dumped_tids(d, tids, &n);
     assert_int_equal(n, 1);
     assert_int_equal(tids[0], 3);
     cJSON_Delete(d);
-    d = optracker_dump(&t, 3100 * MS, 0, 1);
+    d = historicops_dump(&t, 3100 * MS, 0, 1);
     dumped_tids(d, tids, &n);
     assert_int_equal(n, 1);
     cJSON_Delete(d);
-    d = optracker_dump(&t, 3100 * MS + 1, 0, 0);
+    d = historicops_dump(&t, 3100 * MS + 1, 0, 0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "ops")), 0);
     cJSON_Delete(d);
     optracker_fini(&t);
@@ -628,7 +629,7 @@ static void test_history_matches_reference(void **state)
     }
     uint64_t *tids = calloc(SIZE + 1, sizeof *tids);
     int n, want = 0;
-    cJSON *d = optracker_dump(&t, now, 0, 1);
+    cJSON *d = historicops_dump(&t, now, 0, 1);
     dumped_tids(d, tids, &n);
     for (int k = 0; k < N; k++)
         want += alive[k] && now - all[k].ev[0].t <= 20 * MS;
@@ -650,7 +651,7 @@ static void test_mark_overflow_keeps_done(void **state)
     assert_int_equal(op.n_events, OPTRACK_MAX_EVENTS);
     assert_int_equal(op.dropped_events, 9);
     assert_string_equal(op.ev[OPTRACK_MAX_EVENTS - 1].name, "done");
-    cJSON *j = roundtrip(optrack_dump_op(&op, 200 * US, 0));
+    cJSON *j = roundtrip(historicops_op(&op, 200 * US, 0));
     assert_true(fabs(cJSON_GetObjectItem(j, "duration")->valuedouble - 100e-6) < 1e-15);
     cJSON_Delete(j);
 }

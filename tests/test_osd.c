@@ -41,8 +41,10 @@
 #include "cluster.h"
 #include "fioout.h"
 #include "jsonu.h"
+#include "historicops.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "perfdump.h"
 #include "runner.h"
 #include "scenario.h"
 
@@ -158,7 +160,7 @@ static void tops_load(struct tops *ts, struct cluster *c)
     int64_t now = (int64_t)sim_now(cluster_sim(c));
     int cap = 0;
     for (uint32_t o = 0; o < cluster_n_osds(c); o++) {
-        cJSON *d = reparse(optracker_dump(cluster_optracker(c, o), (sim_time_t)now, WALL_EPOCH_NS, 0));
+        cJSON *d = reparse(historicops_dump(cluster_optracker(c, o), (sim_time_t)now, WALL_EPOCH_NS, 0));
         ts->dumps[ts->n_dumps++] = d;
         const cJSON *op;
         cJSON_ArrayForEach(op, cJSON_GetObjectItemCaseSensitive(d, "ops")) {
@@ -248,7 +250,7 @@ static void perf_load(struct cluster *c, struct perf_sum *p, bool check_each)
 {
     memset(p, 0, sizeof *p);
     for (uint32_t o = 0; o < cluster_n_osds(c); o++) {
-        cJSON *d = reparse(perfcounters_dump(cluster_osd_perf(c, o), cluster_bluestore_perf(c, o)));
+        cJSON *d = reparse(perfdump_osd(cluster_osd_perf(c, o), cluster_bluestore_perf(c, o)));
         const cJSON *osd = cJSON_GetObjectItemCaseSensitive(d, "osd");
         const cJSON *cs = cJSON_GetObjectItemCaseSensitive(d, "cephsim");
         double op = num(osd, "op"), r = num(osd, "op_r"), w = num(osd, "op_w"), rw = num(osd, "op_rw");

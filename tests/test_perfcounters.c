@@ -17,6 +17,7 @@
 
 #include "jsonu.h"
 #include "perfcounters.h"
+#include "perfdump.h"
 
 #define REAL_PERF "../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1/osd.0.perf.json"
 
@@ -174,7 +175,7 @@ static void test_shape_against_real(void **state)
     struct osd_perf o;
     struct bluestore_perf b;
     fill(&o, &b);
-    cJSON *ours = perfcounters_dump(&o, &b);
+    cJSON *ours = perfdump_osd(&o, &b);
     check_section(text, real, ours, "osd");
     check_section(text, real, ours, "bluestore");
     /* the model-only counters stay out of the Ceph sections */
@@ -202,7 +203,7 @@ static void test_values_and_avgtime(void **state)
     struct osd_perf o;
     struct bluestore_perf b;
     fill(&o, &b);
-    cJSON *d = perfcounters_dump(&o, &b);
+    cJSON *d = perfdump_osd(&o, &b);
     char *s = cJSON_PrintUnformatted(d);
     /* the real osd.0 op_latency line: 6206543672 ns over 3862 ops */
     assert_non_null(strstr(s, "\"op_latency\":{\"avgcount\":3862,\"sum\":6.206543672,\"avgtime\":0.001607080}"));
@@ -238,14 +239,14 @@ static void test_values_and_avgtime(void **state)
     /* large sums: seconds part > 2^32 ns, avgtime truncates like Ceph's integer division */
     cJSON *sec = cJSON_CreateObject();
     struct lat_sum big = ls(3, 12345678901234ull);
-    perfcounters_add_time(sec, "x", &big);
+    perfdump_add_time(sec, "x", &big);
     s = cJSON_PrintUnformatted(sec);
     assert_string_equal(s, "{\"x\":{\"avgcount\":3,\"sum\":12345.678901234,\"avgtime\":4115.226300411}}");
     free(s);
     cJSON_Delete(sec);
 
     /* a NULL section is left out */
-    d = perfcounters_dump(&o, NULL);
+    d = perfdump_osd(&o, NULL);
     assert_null(cJSON_GetObjectItem(d, "bluestore"));
     assert_non_null(cJSON_GetObjectItem(d, "osd"));
     assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "cephsim"), "kv_batches"));

@@ -24,6 +24,7 @@
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
+#include "historicops.h"
 #include "optracker.h"
 #include "plot.h"
 #include "runner.h"
@@ -513,7 +514,7 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
         cap->op_w += (double)p->op_w.count;
         cap->op_rw += (double)p->op_rw.count;
         cap->n_perf++;
-        cJSON *dump = optracker_dump(cluster_optracker(c, i), now, cluster_wall_epoch_ns(c), 0);
+        cJSON *dump = historicops_dump(cluster_optracker(c, i), now, cluster_wall_epoch_ns(c), 0);
         char *text = cJSON_PrintUnformatted(dump);
         cJSON_Delete(dump);
         struct trace_ops t;

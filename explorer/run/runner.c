@@ -12,11 +12,14 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "clusterjson.h"
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
+#include "historicops.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "perfdump.h"
 #include "plot.h"
 #include "wallclock.h"
 
@@ -71,14 +74,14 @@ int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         char name[64];
         snprintf(name, sizeof name, "osd.%u.perf.json", i);
-        rc = runner_write_json(dir, name, perfcounters_dump(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err);
+        rc = runner_write_json(dir, name, perfdump_osd(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err);
         if (rc < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);
-        if ((rc = runner_write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
+        if ((rc = runner_write_json(dir, name, historicops_dump(cluster_optracker(c, i), now, epoch, 0), err)) < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops_by_duration.json", i);
-        if ((rc = runner_write_json(dir, name, optracker_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
+        if ((rc = runner_write_json(dir, name, historicops_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
             return rc;
     }
     return 0;
@@ -141,7 +144,7 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     cluster_replica_stage_means(c, rs);
     for (int i = 0; i < REPLICA_STAGE_COUNT; i++)
         r->replica_stage_us[i] = rs[i] / 1e3;
-    cJSON *stats = cluster_stats_json(c);
+    cJSON *stats = clusterjson_stats(c);
     const cJSON *it;
     int nh = 0, nd = 0;
     cJSON_ArrayForEach(it, cJSON_GetObjectItem(stats, "hosts")) {
@@ -220,7 +223,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         collect(c, sc, ddir, &r[i]);
         cJSON *rj = rep_json(&r[i]);
         cJSON_AddNumberToObject(rj, "seed", (double)spec.seed);
-        cJSON_AddItemToObject(rj, "engine", cluster_stats_json(c));
+        cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
         cJSON_AddItemToArray(reps_json, rj);
         if (i == 0 && out_dir) {
             snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_dir, (long)getpid());

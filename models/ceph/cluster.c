@@ -17,7 +17,6 @@
 
 #include "cluster-internal.h"
 #include "err.h"
-#include "jsonu.h"
 
 const char *const image_kind_names[] = {"plain", "clone", "flattened", NULL};
 const char *const guard_design_names[] = {"assert_exists", "none", "stat_roundtrip", "write_flag",
@@ -380,38 +379,40 @@ const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd)
 uint32_t cluster_n_jobs(const struct cluster *c) { return c->n_results; }
 const struct job_result *cluster_job_results(const struct cluster *c) { return c->results; }
 
-cJSON *cluster_stats_json(const struct cluster *c)
+void cluster_stats(const struct cluster *c, struct cluster_stats *out)
 {
-    cJSON *j = cJSON_CreateObject();
-    sim_time_t measured = sim_now(c->s) - c->t_measure_start;
-    jsonu_add_u64(j, "events", sim_events(c->s));
-    cJSON_AddNumberToObject(j, "measured_s", (double)measured / 1e9);
-    cJSON_AddStringToObject(j, "rw_lock_rule_effective",
-                            c->lock_rule == RW_LOCK_RULE_EXCL_IF_READ ? "excl_if_read" : "excl_if_read_data");
-    cJSON *hosts = cJSON_AddArrayToObject(j, "hosts");
-    for (uint32_t h = 0; h < c->n_hosts; h++) {
-        const struct cpu_host *ch = &c->hosts[h];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "role", h < c->spec.hosts ? "osd" : "client");
-        cJSON_AddNumberToObject(e, "busy_cores", cpu_host_busy_cores(ch));
-        cJSON_AddNumberToObject(e, "cpu_busy_us", ch->busy_ns_total / 1e3);
-        cJSON_AddNumberToObject(e, "cpu_utilisation", station_utilisation(&ch->cores));
-        cJSON_AddNumberToObject(e, "wakeups", (double)ch->wakeups);
-        cJSON_AddNumberToObject(e, "mean_wake_us", ch->wakeups ? ch->wake_ns_total / (double)ch->wakeups / 1e3 : 0);
-        cJSON_AddItemToArray(hosts, e);
-    }
-    cJSON *osds = cJSON_AddArrayToObject(j, "osds");
-    for (uint32_t i = 0; i < c->n_osds; i++) {
-        const struct osd *o = &c->osds[i];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddNumberToObject(e, "id", i);
-        cJSON_AddNumberToObject(e, "device_utilisation", nvme_utilisation(&o->dev));
-        jsonu_add_u64(e, "device_writes", o->dev.writes);
-        jsonu_add_u64(e, "device_flushes", o->dev.flushes);
-        double batches = (double)o->bs.perf.kv_batches;
-        cJSON_AddNumberToObject(e, "kv_batch_mean", batches ? (double)o->bs.perf.bluestore_txc / batches : 0);
-        cJSON_AddItemToArray(osds, e);
-    }
-    cJSON_AddNumberToObject(j, "peak_ops_in_flight", (double)c->op_pool.peak);
-    return j;
+    *out = (struct cluster_stats){
+        .events = sim_events(c->s),
+        .measured_ns = sim_now(c->s) - c->t_measure_start,
+        .rw_lock_rule = c->lock_rule == RW_LOCK_RULE_EXCL_IF_READ ? "excl_if_read" : "excl_if_read_data",
+        .n_hosts = c->n_hosts,
+        .n_osd_hosts = c->spec.hosts,
+        .n_osds = c->n_osds,
+        .peak_ops_in_flight = c->op_pool.peak,
+    };
+}
+
+void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host_stats *out)
+{
+    const struct cpu_host *ch = &c->hosts[h];
+    *out = (struct cluster_host_stats){
+        .osd_host = h < c->spec.hosts,
+        .busy_cores = cpu_host_busy_cores(ch),
+        .cpu_busy_ns = ch->busy_ns_total,
+        .cpu_utilisation = station_utilisation(&ch->cores),
+        .wakeups = ch->wakeups,
+        .wake_ns_total = ch->wake_ns_total,
+    };
+}
+
+void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out)
+{
+    const struct osd *o = &c->osds[osd];
+    *out = (struct cluster_osd_stats){
+        .device_utilisation = nvme_utilisation(&o->dev),
+        .device_writes = o->dev.writes,
+        .device_flushes = o->dev.flushes,
+        .txcs = o->bs.perf.bluestore_txc,
+        .kv_batches = o->bs.perf.kv_batches,
+    };
 }

@@ -11,7 +11,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <cjson/cJSON.h>
 
 #include "config.h"
 #include "cpu.h"
@@ -113,7 +112,28 @@ const struct job_result *cluster_job_results(const struct cluster *c);
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);
 /* Mean split of the replica stage (ns). */
 void cluster_replica_stage_means(const struct cluster *c, double out_ns[REPLICA_STAGE_COUNT]);
-/* Engine and utilisation figures as JSON (for sim.json). */
-cJSON *cluster_stats_json(const struct cluster *c);
+/* Engine and utilisation figures of a run (for sim.json). */
+struct cluster_stats {
+    uint64_t events;                /* simulated events so far */
+    sim_time_t measured_ns;         /* now - start of the measured interval */
+    const char *rw_lock_rule;       /* effective get_rw_locks rule: "excl_if_read" or "excl_if_read_data" */
+    uint32_t n_hosts, n_osd_hosts, n_osds;
+    uint64_t peak_ops_in_flight;    /* most OSD ops alive at once */
+};
+struct cluster_host_stats {
+    bool osd_host;                  /* else a client host */
+    double busy_cores, cpu_busy_ns, cpu_utilisation;
+    uint64_t wakeups;
+    double wake_ns_total;
+};
+struct cluster_osd_stats {
+    double device_utilisation;
+    uint64_t device_writes, device_flushes;
+    uint64_t txcs, kv_batches;      /* BlueStore transactions and kv_sync batches */
+};
+void cluster_stats(const struct cluster *c, struct cluster_stats *out);
+/* Host h (OSD hosts first, then client hosts). */
+void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host_stats *out);
+void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out);
 
 #endif

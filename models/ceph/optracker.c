@@ -210,89 +210,14 @@ const char *optrack_flag_point(const struct optrack_op *op)
     return fp;
 }
 
-/* ---- JSON helpers ---- */
-
-/* A double as Ceph's JSONFormatter prints it (precision max_digits10). */
-static void add_ceph_float(cJSON *obj, const char *key, double v)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.17g", v);
-    cJSON *it = cJSON_CreateRaw(buf);
-    it->valuedouble = v; /* keep the value readable in memory too */
-    cJSON_AddItemToObject(obj, key, it);
-}
-
-/* A utime_t difference as double: sec + nsec / 1e9 (signed). */
-static double ns_to_s(int64_t d)
-{
-    return (double)(d / 1000000000) + (double)(d % 1000000000) / 1e9;
-}
-
-/* utime_t::localtime in UTC: "2026-11-30T14:21:43.409666+0000" (µs truncated). */
-static void fmt_time(char *buf, size_t n, int64_t wall_epoch_ns, sim_time_t t)
-{
-    int64_t ns = wall_epoch_ns + (int64_t)t;
-    int64_t sec = ns / 1000000000, rem = ns % 1000000000;
-    if (rem < 0) {
-        rem += 1000000000;
-        sec--;
-    }
-    time_t tt = (time_t)sec;
-    struct tm tm;
-    gmtime_r(&tt, &tm);
-    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06d+0000", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(rem / 1000));
-}
-
-static sim_time_t op_initiated(const struct optrack_op *op)
-{
-    return op->n_events ? op->ev[0].t : 0;
-}
-
 /* TrackedOp::get_duration: to "done" if finished, else to now. */
-static int64_t op_duration_ns(const struct optrack_op *op, sim_time_t now)
+int64_t optrack_duration_ns(const struct optrack_op *op, sim_time_t now)
 {
     if (!op->n_events)
         return 0;
     const struct optrack_event *last = &op->ev[op->n_events - 1];
     sim_time_t end = strcmp(last->name, "done") == 0 ? last->t : now;
     return (int64_t)(end - op->ev[0].t);
-}
-
-cJSON *optrack_dump_op(const struct optrack_op *op, sim_time_t now, int64_t wall_epoch_ns)
-{
-    char desc[2048], ts[48], name[64];
-    cJSON *o = cJSON_CreateObject();
-    sim_time_t init = op_initiated(op);
-    cJSON_AddStringToObject(o, "description", optrack_describe(op, desc, sizeof desc));
-    fmt_time(ts, sizeof ts, wall_epoch_ns, init);
-    cJSON_AddStringToObject(o, "initiated_at", ts);
-    add_ceph_float(o, "age", ns_to_s((int64_t)(now - init)));
-    add_ceph_float(o, "duration", ns_to_s(op_duration_ns(op, now)));
-
-    cJSON *td = cJSON_AddObjectToObject(o, "type_data");
-    cJSON_AddStringToObject(td, "flag_point", optrack_flag_point(op));
-    if (op->kind == OPTRACK_OSD_OP) { /* only client-sourced messages carry client_info */
-        cJSON *ci = cJSON_AddObjectToObject(td, "client_info");
-        snprintf(name, sizeof name, "client.%" PRIu32, op->client);
-        cJSON_AddStringToObject(ci, "client", name);
-        uint32_t nonce = op->client_nonce ? op->client_nonce : optrack_str_hash_rjenkins(name, strlen(name));
-        snprintf(ts, sizeof ts, "127.0.0.1:0/%" PRIu32, nonce);
-        cJSON_AddStringToObject(ci, "client_addr", ts);
-        cJSON_AddNumberToObject(ci, "tid", (double)op->tid);
-    }
-    cJSON *evs = cJSON_AddArrayToObject(td, "events");
-    for (uint32_t i = 0; i < op->n_events; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "event", op->ev[i].name);
-        fmt_time(ts, sizeof ts, wall_epoch_ns, op->ev[i].t);
-        cJSON_AddStringToObject(e, "time", ts);
-        int64_t d = i + 1 < op->n_events ? (int64_t)(op->ev[i + 1].t - op->ev[i].t)
-                                         : (int64_t)(op->ev[i].t - init);
-        add_ceph_float(e, "duration", ns_to_s(d));
-        cJSON_AddItemToArray(evs, e);
-    }
-    return o;
 }
 
 /* ---- the history set: op slots + two indexed min-heaps ---- */
@@ -479,12 +404,9 @@ static int cmp_key_desc(const void *a, const void *b)
     return cmp_key_asc(b, a);
 }
 
-cJSON *optracker_dump(const struct optracker *t, sim_time_t now, int64_t wall_epoch_ns, int by_duration)
+uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_duration,
+                           const struct optrack_op ***out)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "size", t->history_size);
-    cJSON_AddNumberToObject(root, "duration", (double)t->history_duration / 1e9);
-    cJSON *ops = cJSON_AddArrayToObject(root, "ops");
     struct dump_key *keys = t->recent_n ? sim_xcalloc(t->recent_n, sizeof *keys) : NULL;
     uint32_t n = 0;
     for (uint32_t s = 0; s < t->recent_n; s++) {
@@ -496,8 +418,10 @@ cJSON *optracker_dump(const struct optracker *t, sim_time_t now, int64_t wall_ep
     }
     if (n)
         qsort(keys, n, sizeof *keys, by_duration ? cmp_key_desc : cmp_key_asc);
+    const struct optrack_op **ops = sim_xcalloc(n ? n : 1, sizeof *ops);
     for (uint32_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(ops, optrack_dump_op(&t->recent[keys[i].slot], now, wall_epoch_ns));
+        ops[i] = &t->recent[keys[i].slot];
     free(keys);
-    return root;
+    *out = ops;
+    return n;
 }

@@ -19,7 +19,6 @@
 #define CEPHSIM_MODELS_OPTRACKER_H
 
 #include <stdint.h>
-#include <cjson/cJSON.h>
 
 #include "err.h"
 #include "evq.h"
@@ -128,19 +127,19 @@ void optracker_reset(struct optracker *t);
 void optracker_finish(struct optracker *t, const struct optrack_op *op);
 
 /*
- * Build the dump_historic_ops JSON ({"size", "duration", "ops": [...]}) as of
- * time now; wall_epoch_ns maps simulated time 0 to a wall-clock instant for
- * the "initiated_at"/"time" strings.  by_duration selects
- * dump_historic_ops_by_duration (slowest first).
+ * The ops dump_historic_ops would list at time now, in its order (by
+ * initiated, or with by_duration slowest first: dump_historic_ops_by_duration),
+ * as a calloc'd array of borrowed pointers in *out (caller frees); the count.
  */
-cJSON *optracker_dump(const struct optracker *t, sim_time_t now, int64_t wall_epoch_ns,
-                      int by_duration);
+uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_duration,
+                           const struct optrack_op ***out);
+
+/* TrackedOp::get_duration: initiated to "done" if it is done, else to now (ns). */
+int64_t optrack_duration_ns(const struct optrack_op *op, sim_time_t now);
 
 /* Format op's description as Ceph prints it into buf; returns buf. */
 const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n);
 
-/* One op as TrackedOp::dump prints it (also usable for dump_ops_in_flight). */
-cJSON *optrack_dump_op(const struct optrack_op *op, sim_time_t now, int64_t wall_epoch_ns);
 
 /* OpRequest::state_string of the op's last flag point ("commit sent; apply or cleanup"...). */
 const char *optrack_flag_point(const struct optrack_op *op);

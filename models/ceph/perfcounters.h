@@ -1,6 +1,7 @@
 /*
- * perfcounters.h - the OSD and BlueStore perf counters cephsim emits, in the
- * shape of `ceph daemon osd.N perf dump` (Pacific names).
+ * perfcounters.h - the OSD and BlueStore perf counters the model keeps, named
+ * as `ceph daemon osd.N perf dump` prints them (Pacific names); the JSON is
+ * written by explorer/io/perfdump.c.
  *
  * Only counters the model produces are kept; the dump writes them under the
  * same section and key names as the real daemon ("osd": op_w, op_rw,
@@ -13,7 +14,6 @@
 #define CEPHSIM_MODELS_PERFCOUNTERS_H
 
 #include <stdint.h>
-#include <cjson/cJSON.h>
 
 #include "stats.h"
 
@@ -54,20 +54,5 @@ struct bluestore_perf {
     uint64_t bluestore_txc;
     uint64_t kv_batches;            /* not in Ceph: kv_sync cycles, for batch size */
 };
-
-/*
- * Build {"bluestore": {...}, "cephsim": {...}, "osd": {...}} as `perf dump`
- * prints it (sections sorted by name as Ceph does; a NULL argument leaves its
- * section out).  "cephsim" holds the model-only counters (rw_lock_waits,
- * requeues, kv_batches) so the Ceph sections stay pure.
- */
-cJSON *perfcounters_dump(const struct osd_perf *osd, const struct bluestore_perf *bs);
-
-/*
- * Add {"avgcount": n, "sum": s, "avgtime": s/n} under key, sum and avgtime
- * printed "%d.%09d" seconds like Ceph (avgtime = integer ns sum/n).  They are
- * cJSON_Raw items (exact text) whose valuedouble also holds the value.
- */
-void perfcounters_add_time(cJSON *section, const char *key, const struct lat_sum *l);
 
 #endif

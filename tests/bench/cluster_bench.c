@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "clusterjson.h"
 #include "jsonu.h"
 #include "scenario.h"
 #include "wallclock.h"
@@ -132,7 +133,7 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
     for (uint32_t i = 0; i < cluster_n_jobs(c); i++)
         for (int d = 0; d < FIO_DDIR_NR; d++)
             r->ops += (double)cluster_job_results(c)[i].dir[d].total_ios;
-    cJSON *st = cluster_stats_json(c);
+    cJSON *st = clusterjson_stats(c);
     r->peak_in_flight = cJSON_GetObjectItemCaseSensitive(st, "peak_ops_in_flight")->valuedouble;
     cJSON_Delete(st);
     r->pending = sim_pending(cluster_sim(c));

@@ -1,5 +1,5 @@
 /*
- * perfcounters.c - `ceph daemon osd.N perf dump` for the simulated OSD.
+ * perfdump.c - `ceph daemon osd.N perf dump` for the simulated OSD.
  *
  * Mirrors PerfCounters::dump_formatted_generic (src/common/perf_counters.cc)
  * for the counters of build_osd_logger (src/osd/osd_perf_counters.cc) and
@@ -13,7 +13,7 @@
  * Per class, op_r has only op_r_out_bytes and op_w only op_w_in_bytes, as in
  * the real dump.  Counters only the model has go to a "cephsim" section.
  */
-#include "perfcounters.h"
+#include "perfdump.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,7 +31,7 @@ static void add_u64(cJSON *obj, const char *key, uint64_t v)
     cJSON_AddNumberToObject(obj, key, (double)v);
 }
 
-void perfcounters_add_time(cJSON *section, const char *key, const struct lat_sum *l)
+void perfdump_add_time(cJSON *section, const char *key, const struct lat_sum *l)
 {
     char buf[48];
     cJSON *o = cJSON_AddObjectToObject(section, key);
@@ -57,11 +57,11 @@ static void add_op_class(cJSON *s, const char *prefix, const struct perf_op_clas
         add_u64(s, k, c->out_bytes);
     }
     snprintf(k, sizeof k, "%s_latency", prefix);
-    perfcounters_add_time(s, k, &c->latency);
+    perfdump_add_time(s, k, &c->latency);
     snprintf(k, sizeof k, "%s_process_latency", prefix);
-    perfcounters_add_time(s, k, &c->process_latency);
+    perfdump_add_time(s, k, &c->process_latency);
     snprintf(k, sizeof k, "%s_prepare_latency", prefix);
-    perfcounters_add_time(s, k, &c->prepare_latency);
+    perfdump_add_time(s, k, &c->prepare_latency);
 }
 
 static cJSON *osd_section(const struct osd_perf *p)
@@ -72,14 +72,14 @@ static cJSON *osd_section(const struct osd_perf *p)
     add_op_class(s, "op_r", &p->op_r, 0, 1);
     add_op_class(s, "op_w", &p->op_w, 1, 0);
     add_op_class(s, "op_rw", &p->op_rw, 1, 1);
-    perfcounters_add_time(s, "op_before_queue_op_lat", &p->op_before_queue_op_lat);
-    perfcounters_add_time(s, "op_before_dequeue_op_lat", &p->op_before_dequeue_op_lat);
+    perfdump_add_time(s, "op_before_queue_op_lat", &p->op_before_queue_op_lat);
+    perfdump_add_time(s, "op_before_dequeue_op_lat", &p->op_before_dequeue_op_lat);
     add_u64(s, "subop", p->subop);
     add_u64(s, "subop_in_bytes", p->subop_in_bytes);
-    perfcounters_add_time(s, "subop_latency", &p->subop_latency);
+    perfdump_add_time(s, "subop_latency", &p->subop_latency);
     add_u64(s, "subop_w", p->subop_w);
     add_u64(s, "subop_w_in_bytes", p->subop_w_in_bytes);
-    perfcounters_add_time(s, "subop_w_latency", &p->subop_w_latency);
+    perfdump_add_time(s, "subop_w_latency", &p->subop_w_latency);
     add_u64(s, "numpg", p->numpg);
     add_u64(s, "numpg_primary", p->numpg_primary);
     add_u64(s, "numpg_replica", p->numpg_replica);
@@ -89,25 +89,25 @@ static cJSON *osd_section(const struct osd_perf *p)
 static cJSON *bluestore_section(const struct bluestore_perf *b)
 {
     cJSON *s = cJSON_CreateObject();
-    perfcounters_add_time(s, "kv_flush_lat", &b->kv_flush_lat);
-    perfcounters_add_time(s, "kv_commit_lat", &b->kv_commit_lat);
-    perfcounters_add_time(s, "kv_sync_lat", &b->kv_sync_lat);
-    perfcounters_add_time(s, "kv_final_lat", &b->kv_final_lat);
-    perfcounters_add_time(s, "state_prepare_lat", &b->state_prepare_lat);
-    perfcounters_add_time(s, "state_aio_wait_lat", &b->state_aio_wait_lat);
-    perfcounters_add_time(s, "state_io_done_lat", &b->state_io_done_lat);
-    perfcounters_add_time(s, "state_kv_queued_lat", &b->state_kv_queued_lat);
-    perfcounters_add_time(s, "state_kv_commiting_lat", &b->state_kv_commiting_lat);
-    perfcounters_add_time(s, "state_kv_done_lat", &b->state_kv_done_lat);
-    perfcounters_add_time(s, "state_deferred_queued_lat", &b->state_deferred_queued_lat);
-    perfcounters_add_time(s, "state_deferred_aio_wait_lat", &b->state_deferred_aio_wait_lat);
-    perfcounters_add_time(s, "state_deferred_cleanup_lat", &b->state_deferred_cleanup_lat);
-    perfcounters_add_time(s, "state_finishing_lat", &b->state_finishing_lat);
-    perfcounters_add_time(s, "state_done_lat", &b->state_done_lat);
-    perfcounters_add_time(s, "throttle_lat", &b->throttle_lat);
-    perfcounters_add_time(s, "submit_lat", &b->submit_lat);
-    perfcounters_add_time(s, "commit_lat", &b->commit_lat);
-    perfcounters_add_time(s, "read_lat", &b->read_lat);
+    perfdump_add_time(s, "kv_flush_lat", &b->kv_flush_lat);
+    perfdump_add_time(s, "kv_commit_lat", &b->kv_commit_lat);
+    perfdump_add_time(s, "kv_sync_lat", &b->kv_sync_lat);
+    perfdump_add_time(s, "kv_final_lat", &b->kv_final_lat);
+    perfdump_add_time(s, "state_prepare_lat", &b->state_prepare_lat);
+    perfdump_add_time(s, "state_aio_wait_lat", &b->state_aio_wait_lat);
+    perfdump_add_time(s, "state_io_done_lat", &b->state_io_done_lat);
+    perfdump_add_time(s, "state_kv_queued_lat", &b->state_kv_queued_lat);
+    perfdump_add_time(s, "state_kv_commiting_lat", &b->state_kv_commiting_lat);
+    perfdump_add_time(s, "state_kv_done_lat", &b->state_kv_done_lat);
+    perfdump_add_time(s, "state_deferred_queued_lat", &b->state_deferred_queued_lat);
+    perfdump_add_time(s, "state_deferred_aio_wait_lat", &b->state_deferred_aio_wait_lat);
+    perfdump_add_time(s, "state_deferred_cleanup_lat", &b->state_deferred_cleanup_lat);
+    perfdump_add_time(s, "state_finishing_lat", &b->state_finishing_lat);
+    perfdump_add_time(s, "state_done_lat", &b->state_done_lat);
+    perfdump_add_time(s, "throttle_lat", &b->throttle_lat);
+    perfdump_add_time(s, "submit_lat", &b->submit_lat);
+    perfdump_add_time(s, "commit_lat", &b->commit_lat);
+    perfdump_add_time(s, "read_lat", &b->read_lat);
     add_u64(s, "deferred_write_ops", b->deferred_write_ops);
     add_u64(s, "deferred_write_bytes", b->deferred_write_bytes);
     add_u64(s, "bluestore_write_big", b->bluestore_write_big);
@@ -118,7 +118,7 @@ static cJSON *bluestore_section(const struct bluestore_perf *b)
     return s;
 }
 
-cJSON *perfcounters_dump(const struct osd_perf *osd, const struct bluestore_perf *bs)
+cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs)
 {
     cJSON *root = cJSON_CreateObject();
     if (bs)

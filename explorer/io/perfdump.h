@@ -1,0 +1,26 @@
+/*
+ * perfdump.h - the model's perf counters as `ceph daemon osd.N perf dump` JSON.
+ */
+#ifndef CEPHSIM_EXPLORER_IO_PERFDUMP_H
+#define CEPHSIM_EXPLORER_IO_PERFDUMP_H
+
+#include <cjson/cJSON.h>
+
+#include "perfcounters.h"
+
+/*
+ * Build {"bluestore": {...}, "cephsim": {...}, "osd": {...}} as `perf dump`
+ * prints it (sections sorted by name as Ceph does; a NULL argument leaves its
+ * section out).  "cephsim" holds the model-only counters (rw_lock_waits,
+ * requeues, kv_batches) so the Ceph sections stay pure.
+ */
+cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs);
+
+/*
+ * Add {"avgcount": n, "sum": s, "avgtime": s/n} under key, sum and avgtime
+ * printed "%d.%09d" seconds like Ceph (avgtime = integer ns sum/n).  They are
+ * cJSON_Raw items (exact text) whose valuedouble also holds the value.
+ */
+void perfdump_add_time(cJSON *section, const char *key, const struct lat_sum *l);
+
+#endif
