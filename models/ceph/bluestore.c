@@ -14,7 +14,7 @@
  *    device if data aios happened since the last flush, submits each txc,
  *    writes the RocksDB WAL (one IO for the batch) and syncs it (BlueFS fsync);
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
- *    each commit callback to the PG's shard (osd_txc_committed);
+ *    each commit callback to the PG's shard (store_env.committed: osd_txc_committed);
  *  - deferred writes are written to their final place after the commit, in
  *    batches of bluestore_deferred_batch_ops_ssd, off the critical path;
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
@@ -23,35 +23,60 @@
  * Simplifications: RocksDB flush/compaction is CPU only (no device I/O, no
  * write stalls), no BlueFS log, no allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
+#include "bluestore.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cluster-internal.h"
 #include "err.h"
 
-static inline struct cluster *bs_cluster(const struct bluestore *bs) { return bs->osd->c; }
-static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->osd->c->s; }
+struct bluestore {
+    struct store_env env;
+    struct nvme_dev *dev;
+    struct cpu_pool aio, kv_sync, kv_final;
+    struct cpu_pool rocksdb_bg;     /* RocksDB flush/compaction threads */
+    struct store_txc *kv_head, *kv_tail;  /* kv_queue */
+    uint32_t kv_len;
+    bool kv_running;
+    bool aios_since_flush;
+    struct store_txc *batch;              /* batch being committed by kv_sync */
+    uint32_t batch_n;
+    sim_time_t t_batch, t_phase;
+    struct throttle throttle;       /* bluestore_throttle_bytes */
+    uint64_t deferred_pending;
+    struct bluestore_perf perf;
+};
 
-void bluestore_init(struct bluestore *bs, struct osd *o)
+
+static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->env.s; }
+
+/* The CPU cost of a stage including gathered logging. */
+static inline double stage(const struct bluestore *bs, double us) { return us + bs->env.log_cost_us; }
+
+static void *bluestore_create(const struct store_env *env)
 {
-    memset(bs, 0, sizeof *bs);
-    bs->osd = o;
-    bs->dev = &o->dev;
-    struct cpu_host *h = &o->c->hosts[o->host];
+    struct bluestore *bs = sim_xcalloc(1, sizeof *bs);
+    bs->env = *env;
+    bs->dev = env->dev;
+    struct cpu_host *h = env->host;
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
     cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
     /* bluestore_rocksdb_options max_background_compactions=2 (Pacific default) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
-    throttle_init(&bs->throttle, 0, (uint64_t)o->c->spec.ceph.bluestore_throttle_bytes);
+    throttle_init(&bs->throttle, 0, (uint64_t)env->opt->bluestore_throttle_bytes);
+    return bs;
 }
 
-void bluestore_fini(struct bluestore *bs)
+static void bluestore_destroy(void *store)
 {
+    struct bluestore *bs = store;
     cpu_pool_fini(&bs->aio);
     cpu_pool_fini(&bs->kv_sync);
     cpu_pool_fini(&bs->kv_final);
     cpu_pool_fini(&bs->rocksdb_bg);
+    free(bs);
 }
 
 static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -62,15 +87,14 @@ static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uin
 static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t n)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
-    cpu_exec(th, (double)n * c->spec.cost.rocksdb_background_us_per_txc, rocksdb_bg_done, bs, 0);
+    cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc, rocksdb_bg_done, bs, 0);
 }
 
 /* ---- kv_sync / kv_final ---- */
 
 static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
-static void kv_queue_txc(struct bluestore *bs, struct txc *t)
+static void kv_queue_txc(struct bluestore *bs, struct store_txc *t)
 {
     sim_time_t now = sim_now(bs_sim(bs));
     lat_sum_add(&bs->perf.state_io_done_lat, now - t->t_state); /* OpSequencer wait */
@@ -90,13 +114,13 @@ static void kv_queue_txc(struct bluestore *bs, struct txc *t)
 }
 
 /* _txc_finish_io: advance the sequencer's head txcs whose IO is done, in order. */
-static void seq_advance(struct bluestore *bs, struct pg_local *seq)
+static void seq_advance(struct bluestore *bs, struct store_seq *seq)
 {
-    while (seq->seq_head && seq->seq_head->io_done) {
-        struct txc *t = seq->seq_head;
-        seq->seq_head = t->seq_next;
-        if (!seq->seq_head)
-            seq->seq_tail = NULL;
+    while (seq->head && seq->head->io_done) {
+        struct store_txc *t = seq->head;
+        seq->head = t->seq_next;
+        if (!seq->head)
+            seq->tail = NULL;
         kv_queue_txc(bs, t);
     }
 }
@@ -104,26 +128,25 @@ static void seq_advance(struct bluestore *bs, struct pg_local *seq)
 static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
-    struct txc *t = (struct txc *)(uintptr_t)arg;
+    struct store_txc *t = (struct store_txc *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
     uint64_t deferred = 0, n = 0;
     while (t) {
-        struct txc *next = t->kv_next;
+        struct store_txc *next = t->kv_next;
         lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
         lat_sum_add(&bs->perf.commit_lat, now - t->t_start);
         lat_sum_add(&bs->perf.kv_final_lat, now - t->t_state);
         deferred += t->deferred_bytes;
-        osd_txc_committed(bs->osd, t->op);
+        bs->env.committed(bs->env.ctx, t->owner);
         t = next;
         n++;
     }
-    if (n && c->spec.cost.rocksdb_background_us_per_txc > 0)
+    if (n && bs->env.cost->rocksdb_background_us_per_txc > 0)
         cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
     if (deferred) {
         /* _deferred_queue: written to the final location in batches, later */
         bs->deferred_pending += deferred;
-        uint64_t batch = (uint64_t)c->spec.ceph.bluestore_deferred_batch_ops_ssd * 4096;
+        uint64_t batch = (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd * 4096;
         while (bs->deferred_pending >= batch) {
             nvme_submit(bs->dev, NVME_WRITE, (uint32_t)batch, NULL, NULL, 0);
             bs->deferred_pending -= batch;
@@ -135,11 +158,10 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
 static void kv_final_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
     uint32_t n = 0;
-    for (struct txc *t = (struct txc *)(uintptr_t)arg; t; t = t->kv_next)
+    for (struct store_txc *t = (struct store_txc *)(uintptr_t)arg; t; t = t->kv_next)
         n++;
-    cpu_exec(th, n * stage_cost(c, c->spec.cost.bluestore_kv_final_us), kv_final_done, bs, arg);
+    cpu_exec(th, n * stage(bs, bs->env.cost->bluestore_kv_final_us), kv_final_done, bs, arg);
 }
 
 static void kv_synced(struct sim *s, void *obj, uint64_t arg)
@@ -149,7 +171,7 @@ static void kv_synced(struct sim *s, void *obj, uint64_t arg)
     sim_time_t now = sim_now(s);
     lat_sum_add(&bs->perf.kv_commit_lat, now - bs->t_phase);
     lat_sum_add(&bs->perf.kv_sync_lat, now - bs->t_batch);
-    for (struct txc *t = bs->batch; t; t = t->kv_next) {
+    for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         lat_sum_add(&bs->perf.state_kv_commiting_lat, now - t->t_state);
         t->t_state = now;
     }
@@ -175,10 +197,9 @@ static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
 static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
     uint64_t wal = 0;
-    for (struct txc *t = bs->batch; t; t = t->kv_next) {
-        wal += (uint64_t)c->spec.cost.bluestore_wal_bytes_per_txc + t->deferred_bytes;
+    for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
+        wal += (uint64_t)bs->env.cost->bluestore_wal_bytes_per_txc + t->deferred_bytes;
         /* the throttle is released before the sync (throttle.release_kv_throttle) */
         throttle_put(&bs->throttle, s, t->cost);
     }
@@ -191,9 +212,8 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
    flush cost the thread when it was only a syscall. */
 static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
 {
-    struct cluster *c = bs_cluster(bs);
-    double cost = c->spec.cost.bluestore_kv_sync_us + bs->batch_n * c->spec.cost.bluestore_kv_submit_us;
-    cpu_exec(th, stage_cost(c, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
+    double cost = bs->env.cost->bluestore_kv_sync_us + bs->batch_n * bs->env.cost->bluestore_kv_submit_us;
+    cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 
 static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
@@ -214,7 +234,7 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     bs->kv_head = bs->kv_tail = NULL;
     bs->kv_len = 0;
     bs->t_batch = bs->t_phase = now;
-    for (struct txc *t = bs->batch; t; t = t->kv_next) {
+    for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         lat_sum_add(&bs->perf.state_kv_queued_lat, now - t->t_state);
         t->t_state = now;
     }
@@ -236,7 +256,7 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
 static void aio_reaped(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct txc *t = (struct txc *)(uintptr_t)arg;
+    struct store_txc *t = (struct store_txc *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
     lat_sum_add(&bs->perf.state_aio_wait_lat, now - t->t_state);
     t->t_state = now;
@@ -248,8 +268,7 @@ static void aio_reaped(struct sim *s, struct cpu_thread *th, void *obj, uint64_t
 static void aio_reap(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cluster *c = bs_cluster(bs);
-    cpu_exec(th, stage_cost(c, c->spec.cost.bluestore_aio_us), aio_reaped, bs, arg);
+    cpu_exec(th, stage(bs, bs->env.cost->bluestore_aio_us), aio_reaped, bs, arg);
 }
 
 static void aio_complete(struct sim *s, void *obj, uint64_t arg)
@@ -262,7 +281,7 @@ static void aio_complete(struct sim *s, void *obj, uint64_t arg)
 /* ---- queue_transactions ---- */
 
 
-static void txc_submit(struct bluestore *bs, struct txc *t)
+static void txc_submit(struct bluestore *bs, struct store_txc *t)
 {
     sim_time_t now = sim_now(bs_sim(bs));
     lat_sum_add(&bs->perf.state_prepare_lat, now - t->t_start);
@@ -270,11 +289,11 @@ static void txc_submit(struct bluestore *bs, struct txc *t)
     t->t_state = now;
     /* OpSequencer order */
     t->seq_next = NULL;
-    if (t->seq->seq_tail)
-        t->seq->seq_tail->seq_next = t;
+    if (t->seq->tail)
+        t->seq->tail->seq_next = t;
     else
-        t->seq->seq_head = t;
-    t->seq->seq_tail = t;
+        t->seq->head = t;
+    t->seq->tail = t;
     if (t->data_bytes) {
         bs->aios_since_flush = true;
         nvme_submit(bs->dev, NVME_WRITE, (uint32_t)t->data_bytes, aio_complete, bs, (uint64_t)(uintptr_t)t);
@@ -288,37 +307,37 @@ static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64
 
 static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
 {
-    struct osd_op *op = obj;
-    struct bluestore *bs = &op->osd->bs;
-    lat_sum_add(&bs->perf.throttle_lat, sim_now(s) - op->txc.t_state);
-    txc_submit(bs, &op->txc);
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
+    lat_sum_add(&bs->perf.throttle_lat, sim_now(s) - t->t_state);
+    txc_submit(bs, t);
     cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
-    cont(s, op->th, op, 0);
+    cont(s, t->th, t->owner, 0);
 }
 
 static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
-    struct osd_op *op = obj;
-    struct bluestore *bs = &op->osd->bs;
-    struct txc *t = &op->txc;
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
     cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
     t->t_state = sim_now(s);
     /* the shard thread blocks in throttle.try_start_transaction when over budget */
-    op->th = th;
-    if (!throttle_get(&bs->throttle, s, t->cost, txc_throttled, op, arg))
+    t->th = th;
+    if (!throttle_get(&bs->throttle, s, t->cost, txc_throttled, t, arg))
         return;
     lat_sum_add(&bs->perf.throttle_lat, 0);
     txc_submit(bs, t);
-    cont(s, th, op, 0);
+    cont(s, th, t->owner, 0);
 }
 
-void bluestore_queue_transaction(struct bluestore *bs, struct cpu_thread *th, struct osd_op *op,
-                                 uint64_t data_bytes, cpu_item_fn cont)
+static void bluestore_queue_transaction(void *store, struct cpu_thread *th, struct store_txc *t,
+                                        struct store_seq *seq, uint64_t data_bytes, cpu_item_fn cont)
 {
-    struct cluster *c = bs_cluster(bs);
-    const struct ceph_options *o = &c->spec.ceph;
-    struct txc *t = &op->txc;
-    t->t_start = sim_now(c->s);
+    struct bluestore *bs = store;
+    const struct ceph_options *o = bs->env.opt;
+    t->store = bs;
+    t->seq = seq;
+    t->t_start = sim_now(bs->env.s);
     t->io_done = false;
     t->data_bytes = t->deferred_bytes = 0;
     uint32_t aios = 0;
@@ -342,33 +361,55 @@ void bluestore_queue_transaction(struct bluestore *bs, struct cpu_thread *th, st
     }
     bs->perf.bluestore_txc++;
     t->cost = (1 + aios) * (uint64_t)o->bluestore_throttle_cost_per_io_ssd + data_bytes;
-    double cost = c->spec.cost.bluestore_prepare_us + (t->deferred_bytes ? c->spec.cost.bluestore_deferred_us : 0);
-    cpu_exec(th, stage_cost(c, cost), txc_prepared, op, (uint64_t)(uintptr_t)cont);
+    double cost = bs->env.cost->bluestore_prepare_us + (t->deferred_bytes ? bs->env.cost->bluestore_deferred_us : 0);
+    cpu_exec(th, stage(bs, cost), txc_prepared, t, (uint64_t)(uintptr_t)cont);
 }
 
 /* ---- reads ---- */
 
 static void read_cpu_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
-    struct osd_op *op = obj;
-    struct bluestore *bs = &op->osd->bs;
-    lat_sum_add(&bs->perf.read_lat, sim_now(s) - op->txc.t_start);
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
+    lat_sum_add(&bs->perf.read_lat, sim_now(s) - t->t_start);
     cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
-    cont(s, th, op, 0);
+    cont(s, th, t->owner, 0);
 }
 
 static void read_io_done(struct sim *s, void *obj, uint64_t arg)
 {
-    struct osd_op *op = obj;
-    struct cluster *c = op->osd->c;
-    cpu_exec(op->th, stage_cost(c, c->spec.cost.bluestore_read_us), read_cpu_done, op, arg);
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
+    cpu_exec(t->th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
 }
 
-void bluestore_read(struct bluestore *bs, struct cpu_thread *th, struct osd_op *op, uint64_t bytes,
-                    cpu_item_fn cont)
+static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc *t, uint64_t bytes, cpu_item_fn cont)
 {
-    op->th = th;
-    op->txc.t_start = sim_now(bs_sim(bs));
+    struct bluestore *bs = store;
+    t->store = bs;
+    t->th = th;
+    t->t_start = sim_now(bs_sim(bs));
     /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
-    nvme_submit(bs->dev, NVME_READ, (uint32_t)bytes, read_io_done, op, (uint64_t)(uintptr_t)cont);
+    nvme_submit(bs->dev, NVME_READ, (uint32_t)bytes, read_io_done, t, (uint64_t)(uintptr_t)cont);
 }
+
+static void bluestore_reset_stats(void *store)
+{
+    struct bluestore *bs = store;
+    memset(&bs->perf, 0, sizeof bs->perf);
+}
+
+static const struct bluestore_perf *bluestore_perf_of(const void *store)
+{
+    return &((const struct bluestore *)store)->perf;
+}
+
+const struct store_ops bluestore_ops = {
+    .name = "bluestore",
+    .create = bluestore_create,
+    .destroy = bluestore_destroy,
+    .queue_transaction = bluestore_queue_transaction,
+    .read = bluestore_read,
+    .reset_stats = bluestore_reset_stats,
+    .bluestore_perf = bluestore_perf_of,
+};

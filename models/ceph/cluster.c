@@ -17,6 +17,9 @@
 
 #include "cluster-internal.h"
 #include "err.h"
+#include "librbd.h"
+#include "msgr.h"
+#include "osd.h"
 
 const char *const image_kind_names[] = {"plain", "clone", "flattened", NULL};
 const char *const guard_design_names[] = {"assert_exists", "none", "stat_roundtrip", "write_flag",
@@ -125,7 +128,7 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
     for (uint64_t i = 0; i < img->n_objects; i++) {
         struct obj_state *o = &img->obj[i];
         o->pg = cluster_object_pg(c, img, i);
-        rwlockq_init(&o->lock, c->spec.rel.crimson ? &obj_crimson_policy : &obj_rwstate_policy);
+        rwlockq_init(&o->lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
         /* plain and flattened images were fully written before the run (as in the
            lab captures); a clone has copied_up of its objects copied up */
         bool exists = spec->kind != IMAGE_CLONE || gsl_rng_uniform(rng) < spec->copied_up;
@@ -135,7 +138,7 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
     snprintf(name, sizeof name, "rbd_object_map.%" PRIx64, spec->id);
     img->map_obj.pg = name_pg(c, name);
     img->map_obj.exists = img->map_obj.map_exists = true;
-    rwlockq_init(&img->map_obj.lock, c->spec.rel.crimson ? &obj_crimson_policy : &obj_rwstate_policy);
+    rwlockq_init(&img->map_obj.lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
 }
 
 static void image_fini(struct image *img)
@@ -218,7 +221,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
         for (uint32_t k = 0; k < job->numjobs; k++, slot++) {
             uint32_t host = spec->client_hosts ? spec->hosts + slot % spec->client_hosts : 0;
             struct client *cl = &c->clients[slot];
-            client_init(cl, c, slot, host);
+            librbd_client_ops.init(cl, c, slot, host); /* fio ioengine=rbd; init sets cl->ops */
             cl->n_workers = 1;
             cl->workers = sim_xcalloc(1, sizeof *cl->workers);
             struct fio_worker *w = &cl->workers[0];
@@ -257,7 +260,7 @@ void cluster_destroy(struct cluster *c)
     if (!c)
         return;
     for (uint32_t i = 0; i < c->n_clients; i++)
-        client_fini(&c->clients[i]);
+        c->clients[i].ops->fini(&c->clients[i]);
     free(c->clients);
     for (uint32_t i = 0; i < c->n_osds; i++)
         osd_fini(&c->osds[i]);
@@ -339,7 +342,7 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
 {
     struct sim *s = c->s;
     for (uint32_t i = 0; i < c->n_clients; i++)
-        client_start(&c->clients[i]);
+        c->clients[i].ops->start(&c->clients[i]);
     sim_schedule(s, c->spec.warmup_ns, start_measuring, c, 0);
     c->t_end = c->spec.warmup_ns + c->spec.duration_ns;
     if (progress) {
@@ -374,7 +377,11 @@ struct sim *cluster_sim(struct cluster *c) { return c->s; }
 uint32_t cluster_n_osds(const struct cluster *c) { return c->n_osds; }
 int64_t cluster_wall_epoch_ns(const struct cluster *c) { return c->spec.wall_epoch_ns; }
 const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd) { return &c->osds[osd].perf; }
-const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd) { return &c->osds[osd].bs.perf; }
+const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd)
+{
+    const struct osd *o = &c->osds[osd];
+    return o->store_ops->bluestore_perf ? o->store_ops->bluestore_perf(o->store) : NULL;
+}
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }
 uint32_t cluster_n_jobs(const struct cluster *c) { return c->n_results; }
 const struct job_result *cluster_job_results(const struct cluster *c) { return c->results; }
@@ -412,7 +419,10 @@ void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd
         .device_utilisation = nvme_utilisation(&o->dev),
         .device_writes = o->dev.writes,
         .device_flushes = o->dev.flushes,
-        .txcs = o->bs.perf.bluestore_txc,
-        .kv_batches = o->bs.perf.kv_batches,
     };
+    const struct bluestore_perf *bp = o->store_ops->bluestore_perf ? o->store_ops->bluestore_perf(o->store) : NULL;
+    if (bp) {
+        out->txcs = bp->bluestore_txc;
+        out->kv_batches = bp->kv_batches;
+    }
 }

@@ -35,8 +35,13 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "osd.h"
+
 #include "cluster-internal.h"
 #include "err.h"
+#include "librbd.h"
+#include "msgr.h"
+#include "bluestore.h"
 
 #define REPOP_EXTRA_BYTES 900  /* MOSDRepOp: txn encoding, OI/SnapSet attrs, log entry [est] */
 
@@ -58,43 +63,6 @@ static void track_commit_path(struct osd_op *op, const char *event)
         track(op, event);
 }
 
-/* ---- messenger ---- */
-
-double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
-{
-    const struct stage_costs *k = &c->spec.cost;
-    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * bytes / 1024.0 : 0;
-    return stage_cost(c, k->msgr_rx_us + crc + net_rx_cpu_us(&c->net, bytes));
-}
-
-static void msgr_tx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct msgr_msg *m = obj;
-    struct cluster *c = (struct cluster *)(uintptr_t)arg;
-    net_send(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg);
-    pool_put(&c->msg_pool, m);
-    cpu_thread_release(th);
-}
-
-static void msgr_tx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct msgr_msg *m = obj;
-    struct cluster *c = (struct cluster *)(uintptr_t)arg;
-    const struct stage_costs *k = &c->spec.cost;
-    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * m->bytes / 1024.0 : 0;
-    cpu_exec(th, stage_cost(c, k->msgr_tx_us + crc + net_tx_cpu_us(&c->net, m->bytes)), msgr_tx_done,
-             m, arg);
-}
-
-void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, uint32_t dst_host,
-               uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
-{
-    struct msgr_msg *m = pool_get(&c->msg_pool);
-    *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes,
-                           .src_host = src_host, .dst_host = dst_host};
-    cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
-}
-
 /* The worker a connection to peer is bound to (one connection per peer). */
 static struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
 {
@@ -114,8 +82,7 @@ static struct osd_op *op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid
     op->osd = o;
     SIM_ASSERT(o->pg_index[pgid] >= 0);
     op->pg = &o->pgs[o->pg_index[pgid]];
-    op->txc.op = op;
-    op->txc.seq = op->pg;
+    op->txc.owner = op;
     return op;
 }
 
@@ -456,7 +423,7 @@ static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
     uint32_t bytes = REPLY_BYTES + (op->rop->result == 0 && (op->rop->subops & SUBOP_READ) ? (uint32_t)op->rop->len : 0);
     op->rop->t_commit_sent = sim_now(s);
     msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->osd->host, op->rop->cl->host,
-              bytes, client_reply_delivered, op->rop, 0);
+              bytes, op->rop->cl->ops->reply_delivered, op->rop, 0);
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     obj_unlock(op);
     pg_unlock(op);
@@ -469,7 +436,7 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
     struct osd_op *op = obj;
     op->rop->result = op->obj->exists ? 0 : -ENOENT;
     if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ))
-        bluestore_read(&op->osd->bs, th, op, op->rop->len, op_read_done);
+        op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
     else
         op_read_done(s, th, op, 0);
 }
@@ -510,7 +477,8 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         track_commit_path(op, cluster_subops_event(c, op->pg->pgid));
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
-    bluestore_queue_transaction(&o->bs, th, op, op->log_only ? 0 : op->bytes, op_local_submitted);
+    o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
+                                    op_local_submitted);
 }
 
 static void op_issue_repop(struct osd_op *op, struct cpu_thread *th)
@@ -567,7 +535,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     op->rop->t_op_commit = op->t_op_commit;
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
-              client_reply_delivered, op->rop, 0);
+              op->rop->cl->ops->reply_delivered, op->rop, 0);
     track_commit_path(op, "commit_sent");
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
@@ -632,8 +600,10 @@ static void oncommit_run(struct sim *s, struct cpu_thread *th, void *obj, uint64
         oncommit_locked(s, th, op);
 }
 
-void osd_txc_committed(struct osd *o, struct osd_op *op)
+void osd_txc_committed(void *osd, void *owner)
 {
+    struct osd *o = osd;
+    struct osd_op *op = owner;
     /* ObjectStore commit queue of the collection = the PG's shard context_queue,
        which only the shard's thread 0 drains */
     cpu_thread_submit(&o->shards[op->pg->shard].threads[0], oncommit_run, op, 0);
@@ -725,8 +695,8 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
 static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *rep = obj;
-    bluestore_queue_transaction(&rep->osd->bs, th, rep, rep->log_only ? 0 : rep->bytes,
-                                op_local_submitted);
+    rep->osd->store_ops->queue_transaction(rep->osd->store, th, &rep->txc, &rep->pg->seq,
+                                           rep->log_only ? 0 : rep->bytes, op_local_submitted);
 }
 
 static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
@@ -793,26 +763,14 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
     o->epoch = 24;
     const struct ceph_options *opt = &c->spec.ceph;
     struct cpu_host *h = &c->hosts[host];
-    if (c->spec.rel.crimson) {
-        /* Crimson: one Seastar reactor per core runs messenger and PG work to
-           completion, busy-polling (no wake-ups, no hand-offs inside the OSD) */
-        o->n_shards = o->n_msgr = 1;
-        o->shards = sim_xcalloc(1, sizeof *o->shards);
-        cpu_pool_init(&o->shards[0], h, "reactor", (uint32_t)opt->crimson_seastar_smp);
-        o->shards[0].polling = true;
-        o->msgr = o->shards;
-    } else {
-        o->n_msgr = (uint32_t)opt->ms_async_op_threads;
-        o->msgr = sim_xcalloc(o->n_msgr, sizeof *o->msgr);
-        for (uint32_t i = 0; i < o->n_msgr; i++)
-            cpu_pool_init(&o->msgr[i], h, "msgr-worker", 1);
-        o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;
-        o->shards = sim_xcalloc(o->n_shards, sizeof *o->shards);
-        for (uint32_t i = 0; i < o->n_shards; i++)
-            cpu_pool_init(&o->shards[i], h, "tp_osd_tp", (uint32_t)opt->osd_op_num_threads_per_shard_ssd);
-    }
+    o->backend = osd_backend_for(&c->spec.rel);
+    o->backend->init_threads(o, h, opt);
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
-    bluestore_init(&o->bs, o);
+    /* the classic OSD and Crimson's alienstore both run BlueStore here */
+    o->store_ops = &bluestore_ops;
+    struct store_env env = {.s = c->s, .host = h, .dev = &o->dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
+                            .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o};
+    o->store = o->store_ops->create(&env);
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
                   (uint64_t)opt->osd_client_message_size_cap);
     optracker_init(&o->tracker, (uint32_t)opt->osd_op_history_size,
@@ -843,16 +801,9 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
 
 void osd_fini(struct osd *o)
 {
-    bluestore_fini(&o->bs);
+    o->store_ops->destroy(o->store);
     nvme_fini(&o->dev);
-    if (o->msgr != o->shards) {
-        for (uint32_t i = 0; i < o->n_msgr; i++)
-            cpu_pool_fini(&o->msgr[i]);
-        free(o->msgr);
-    }
-    for (uint32_t i = 0; i < o->n_shards; i++)
-        cpu_pool_fini(&o->shards[i]);
-    free(o->shards);
+    o->backend->fini_threads(o);
     optracker_fini(&o->tracker);
     free(o->pgs);
     free(o->pg_index);
@@ -867,7 +818,7 @@ void osd_reset_stats(struct osd *o)
     o->perf.numpg_primary = prim;
     o->perf.numpg_replica = repl;
     o->perf.op_wip = wip;
-    memset(&o->bs.perf, 0, sizeof o->bs.perf);
+    o->store_ops->reset_stats(o->store);
     optracker_reset(&o->tracker);
     nvme_reset_stats(&o->dev);
 }

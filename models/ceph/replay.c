@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cluster-internal.h"
+#include "librbd.h"
 
 /* ------------------------------------------------------------------ traces */
 

@@ -1,5 +1,5 @@
 /*
- * client.c - fio jobs on librbd: the closed loop, librbd's dispatch, its
+ * librbd.c - fio jobs on librbd (client_ops "librbd"): the closed loop, librbd's dispatch, its
  * simple scheduler, the clone guard designs and copy-up, and the Objecter.
  *
  * Mirrors (ceph-model.md section 5):
@@ -32,8 +32,12 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
+#include "librbd.h"
+
 #include "cluster-internal.h"
 #include "err.h"
+#include "msgr.h"
+#include "osd.h"
 #include "replay.h"
 
 #define MAP_UPDATE_BYTES 64
@@ -613,7 +617,7 @@ static void client_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
     cpu_exec(th, msgr_rx_cost(c, bytes) + c->spec.cost.objecter_complete_us, client_rx_done, rop, 0);
 }
 
-void client_reply_delivered(struct sim *s, void *obj, uint64_t arg)
+static void librbd_reply_delivered(struct sim *s, void *obj, uint64_t arg)
 {
     struct rados_op *rop = obj;
     cpu_pool_submit(client_worker(rop->cl, rop->primary), CPU_PRIO_NORMAL, client_rx, rop, 0);
@@ -621,9 +625,10 @@ void client_reply_delivered(struct sim *s, void *obj, uint64_t arg)
 
 /* ---- set-up ---- */
 
-void client_init(struct client *cl, struct cluster *c, uint32_t id, uint32_t host)
+static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint32_t host)
 {
     memset(cl, 0, sizeof *cl);
+    cl->ops = &librbd_client_ops;
     cl->c = c;
     cl->id = id;
     cl->host = host;
@@ -637,7 +642,7 @@ void client_init(struct client *cl, struct cluster *c, uint32_t id, uint32_t hos
                   (uint64_t)c->spec.ceph.objecter_inflight_op_bytes);
 }
 
-void client_fini(struct client *cl)
+static void librbd_fini(struct client *cl)
 {
     cpu_pool_fini(&cl->io_context);
     for (uint32_t i = 0; i < (uint32_t)cl->c->spec.ceph.ms_async_op_threads; i++)
@@ -655,13 +660,21 @@ static void worker_start(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 
-void client_start(struct client *cl)
+static void librbd_start(struct client *cl)
 {
     for (uint32_t i = 0; i < cl->n_workers; i++) {
         struct fio_worker *w = &cl->workers[i];
         sim_schedule(cl->c->s, w->job->startdelay_ns, worker_start, w, 0);
     }
 }
+
+const struct client_ops librbd_client_ops = {
+    .name = "librbd",
+    .init = librbd_init,
+    .fini = librbd_fini,
+    .start = librbd_start,
+    .reply_delivered = librbd_reply_delivered,
+};
 
 /* ---- trace replay (replay.h): I/Os handed in by a port instead of a job ---- */
 

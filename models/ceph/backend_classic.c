@@ -1,0 +1,47 @@
+/*
+ * backend_classic.c - the classic OSD (ceph-osd): AsyncMessenger workers and
+ * the sharded op queue's thread pools, each thread woken for its work;
+ * object contexts locked by RWState (ObjectContext::RWState, with its
+ * requeue-all on the last release).
+ *
+ * Threads: ms_async_op_threads messenger workers of one thread each, and
+ * osd_op_num_shards_ssd shards of osd_op_num_threads_per_shard_ssd threads
+ * (OSD::ShardedOpWQ; defaults 3, 8 and 2 for SSDs).
+ */
+#include <stdlib.h>
+
+#include "osd.h"
+
+static void classic_init_threads(struct osd *o, struct cpu_host *h, const struct ceph_options *opt)
+{
+    o->n_msgr = (uint32_t)opt->ms_async_op_threads;
+    o->msgr = sim_xcalloc(o->n_msgr, sizeof *o->msgr);
+    for (uint32_t i = 0; i < o->n_msgr; i++)
+        cpu_pool_init(&o->msgr[i], h, "msgr-worker", 1);
+    o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;
+    o->shards = sim_xcalloc(o->n_shards, sizeof *o->shards);
+    for (uint32_t i = 0; i < o->n_shards; i++)
+        cpu_pool_init(&o->shards[i], h, "tp_osd_tp", (uint32_t)opt->osd_op_num_threads_per_shard_ssd);
+}
+
+static void classic_fini_threads(struct osd *o)
+{
+    for (uint32_t i = 0; i < o->n_msgr; i++)
+        cpu_pool_fini(&o->msgr[i]);
+    free(o->msgr);
+    for (uint32_t i = 0; i < o->n_shards; i++)
+        cpu_pool_fini(&o->shards[i]);
+    free(o->shards);
+}
+
+const struct osd_backend_ops osd_backend_classic = {
+    .name = "classic",
+    .obj_lock_policy = &obj_rwstate_policy,
+    .init_threads = classic_init_threads,
+    .fini_threads = classic_fini_threads,
+};
+
+const struct osd_backend_ops *osd_backend_for(const struct release_traits *rel)
+{
+    return rel->crimson ? &osd_backend_crimson : &osd_backend_classic;
+}

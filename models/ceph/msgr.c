@@ -1,0 +1,49 @@
+/*
+ * msgr.c - AsyncMessenger sends and receive costs (API in msgr.h).
+ *
+ * Mirrors ProtocolV2::send_message/write_message (the sender encodes; the
+ * connection's worker writes the socket: msgr_tx_us + crc per KiB when
+ * ms_crc_data + the NIC's TCP CPU) and the receiver's read, crc check and
+ * decode (msgr_rx_us + crc + TCP receive CPU).  One connection per peer is
+ * bound to one worker (see osd.c osd_worker, librbd.c client_worker).
+ */
+#include "msgr.h"
+
+#include <stdint.h>
+
+#include "cluster-internal.h"
+
+double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
+{
+    const struct stage_costs *k = &c->spec.cost;
+    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * bytes / 1024.0 : 0;
+    return stage_cost(c, k->msgr_rx_us + crc + net_rx_cpu_us(&c->net, bytes));
+}
+
+static void msgr_tx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = obj;
+    struct cluster *c = (struct cluster *)(uintptr_t)arg;
+    net_send(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg);
+    pool_put(&c->msg_pool, m);
+    cpu_thread_release(th);
+}
+
+static void msgr_tx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = obj;
+    struct cluster *c = (struct cluster *)(uintptr_t)arg;
+    const struct stage_costs *k = &c->spec.cost;
+    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * m->bytes / 1024.0 : 0;
+    cpu_exec(th, stage_cost(c, k->msgr_tx_us + crc + net_tx_cpu_us(&c->net, m->bytes)), msgr_tx_done,
+             m, arg);
+}
+
+void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, uint32_t dst_host,
+               uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
+{
+    struct msgr_msg *m = pool_get(&c->msg_pool);
+    *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes,
+                           .src_host = src_host, .dst_host = dst_host};
+    cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
+}

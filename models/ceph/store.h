@@ -1,0 +1,80 @@
+/*
+ * store.h - the object-store seam (ObjectStore in Ceph: BlueStore, SeaStore,
+ * MemStore...): what an OSD hands a store and how the store reports back.
+ *
+ * An OSD creates its store from a store_env (its host's CPU, its device, the
+ * options and stage costs) and calls it through a store_ops table, in the
+ * style of fio's ioengine_ops: queue_transaction for a write's transaction
+ * (BlueStore::queue_transactions), read for a synchronous read.  The store
+ * reports each commit through env.committed.  Adding a store is adding a file
+ * with its ops table (bluestore.c is the model) and choosing it in osd_init.
+ */
+#ifndef CEPHSIM_MODELS_CEPH_STORE_H
+#define CEPHSIM_MODELS_CEPH_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "cpu.h"
+#include "nvme.h"
+#include "perfcounters.h"
+#include "sim.h"
+
+struct store_txc;
+
+/* A PG's (collection's) OpSequencer: its transactions reach the KV store in order. */
+struct store_seq {
+    struct store_txc *head, *tail;
+};
+
+/* A transaction context (BlueStore's TransContext), embedded in the op it commits. */
+struct store_txc {
+    struct store_txc *seq_next; /* OpSequencer order */
+    struct store_txc *kv_next;  /* kv_queue / kv batch */
+    void *owner;                /* the OSD op: handed back to continuations and env.committed */
+    void *store;                /* the store it was queued on */
+    struct cpu_thread *th;      /* the thread waiting on it (throttle, synchronous read) */
+    struct store_seq *seq;
+    uint64_t data_bytes;        /* aio data write (0: none) */
+    uint64_t deferred_bytes;    /* bytes written through the WAL */
+    uint64_t cost;              /* throttle cost */
+    bool io_done;
+    sim_time_t t_start, t_state;
+};
+
+/* What an OSD gives its store. */
+struct store_env {
+    struct sim *s;
+    struct cpu_host *host;            /* the OSD's host: the store's threads run there */
+    struct nvme_dev *dev;             /* the OSD's device */
+    const struct ceph_options *opt;
+    const struct stage_costs *cost;
+    double log_cost_us;               /* gathered logging per stage (debug_* levels) */
+    /* a transaction is durable: called on the store's finisher thread */
+    void (*committed)(void *ctx, void *owner);
+    void *ctx;
+};
+
+struct store_ops {
+    const char *name;
+    /* A store on env (copied); destroy frees it. */
+    void *(*create)(const struct store_env *env);
+    void (*destroy)(void *store);
+    /*
+     * Queue a write's transaction on thread th, its caller holding the PG lock:
+     * the prepare's CPU, then the data aio; cont(sim, th, t->owner, 0) runs when
+     * the prepare is done (the caller then drops the lock).  The commit comes
+     * later through env.committed.
+     */
+    void (*queue_transaction)(void *store, struct cpu_thread *th, struct store_txc *t, struct store_seq *seq,
+                              uint64_t data_bytes, cpu_item_fn cont);
+    /* A synchronous read of bytes on th (the thread waits); cont(sim, th, t->owner, 0) after. */
+    void (*read)(void *store, struct cpu_thread *th, struct store_txc *t, uint64_t bytes, cpu_item_fn cont);
+    /* Zero the counters (after warm-up). */
+    void (*reset_stats)(void *store);
+    /* BlueStore's perf counters, or NULL for a store without them. */
+    const struct bluestore_perf *(*bluestore_perf)(const void *store);
+};
+
+#endif
