@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "osd.h"
+#include "osd-internal.h"
 
 #include "cluster-internal.h"
 #include "err.h"
@@ -43,12 +44,9 @@
 #include "msgr.h"
 #include "bluestore.h"
 
-#define REPOP_EXTRA_BYTES 900  /* MOSDRepOp: txn encoding, OI/SnapSet attrs, log entry [est] */
 
-static inline struct cluster *op_cluster(const struct osd_op *op) { return op->osd->c; }
-static inline struct sim *op_sim(const struct osd_op *op) { return op->osd->c->s; }
 
-static void track(struct osd_op *op, const char *event)
+void osd_track(struct osd_op *op, const char *event)
 {
     if (op->osd->c->spec.ceph.osd_enable_op_tracker)
         optrack_mark(&op->track, event, sim_now(op_sim(op)));
@@ -57,14 +55,14 @@ static void track(struct osd_op *op, const char *event)
 /* An event of issue_repop's commit path (mark_sub_op_sent, op_commit,
    sub_op_commit_rec, commit_sent): record_write_error's log-only update
    (MOSDPGUpdateLogMissing) marks none of them. */
-static void track_commit_path(struct osd_op *op, const char *event)
+void osd_track_commit_path(struct osd_op *op, const char *event)
 {
     if (!op->error)
-        track(op, event);
+        osd_track(op, event);
 }
 
 /* The worker a connection to peer is bound to (one connection per peer). */
-static struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
+struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
 {
     return &o->msgr[peer % o->n_msgr];
 }
@@ -73,7 +71,7 @@ static struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
 
 /* ---- op lifetime ---- */
 
-static struct osd_op *op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
+struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
 {
     /* the op tracker's event array is filled as events come: zero the rest */
     struct osd_op *op = pool_get_raw(&o->c->op_pool);
@@ -86,21 +84,21 @@ static struct osd_op *op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid
     return op;
 }
 
-static void op_done(struct osd_op *op)
+void osd_op_done(struct osd_op *op)
 {
-    track(op, "done");
+    osd_track(op, "done");
     if (op->osd->c->spec.ceph.osd_enable_op_tracker && op->osd->c->measuring)
         optracker_finish(&op->osd->tracker, &op->track);
     pool_put(&op->osd->c->op_pool, op);
 }
 
-static struct cpu_pool *op_shard(const struct osd_op *op)
+struct cpu_pool *osd_op_shard(const struct osd_op *op)
 {
     return &op->osd->shards[op->pg->shard];
 }
 
 /* Take the PG lock for op on th; true = held now, else granted(th, op) later. */
-static bool pg_lock(struct osd_op *op, struct cpu_thread *th, sim_event_fn granted)
+bool osd_pg_lock(struct osd_op *op, struct cpu_thread *th, sim_event_fn granted)
 {
     return mutexq_acquire(&op->pg->lock, op_sim(op), granted, th, (uint64_t)(uintptr_t)op);
 }
@@ -111,7 +109,7 @@ static void pg_unlock(struct osd_op *op)
 }
 
 /* Finish the item th is running for op: drop the PG lock, free the thread. */
-static void op_item_end(struct osd_op *op, struct cpu_thread *th)
+void osd_op_item_end(struct osd_op *op, struct cpu_thread *th)
 {
     pg_unlock(op);
     cpu_thread_release(th);
@@ -162,11 +160,11 @@ static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void op_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    track(op, "all_read");
-    track(op, "dispatched");
-    track(op, "queued_for_pg");
+    osd_track(op, "all_read");
+    osd_track(op, "dispatched");
+    osd_track(op, "queued_for_pg");
     lat_sum_add(&op->osd->perf.op_before_queue_op_lat, sim_now(s) - op->t_recv);
-    cpu_pool_submit(op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
+    cpu_pool_submit(osd_op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
     cpu_thread_release(th);
 }
 
@@ -178,9 +176,9 @@ static void op_rx_throttled(struct sim *s, struct cpu_thread *th, void *obj, uin
     struct cluster *c = op_cluster(op);
     op->t_recv = sim_now(s);
     op->rop->t_initiated = op->t_recv;
-    track(op, "initiated");
-    track(op, "throttled");
-    track(op, "header_read");
+    osd_track(op, "initiated");
+    osd_track(op, "throttled");
+    osd_track(op, "header_read");
     double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
     cpu_exec(th, cost, op_rx_done, op, 0);
 }
@@ -210,7 +208,7 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     struct rados_op *rop = obj;
     struct cluster *c = rop->cl->c;
     struct osd *o = &c->osds[rop->primary];
-    struct osd_op *op = op_new(o, OSD_CLIENT_OP, rop->obj->pg);
+    struct osd_op *op = osd_op_new(o, OSD_CLIENT_OP, rop->obj->pg);
     op->rop = rop;
     op->obj = rop->obj;
     op->flags = opinfo_classify(rop->subops);
@@ -287,7 +285,7 @@ static void op_pg_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op
         op = w;
     }
     op->requeued = false;
-    track(op, "reached_pg");
+    osd_track(op, "reached_pg");
     double cost;
     if (!op->t_dequeue) {
         op->t_dequeue = sim_now(s);
@@ -308,7 +306,7 @@ static void op_pg_locked_ev(struct sim *s, void *th, uint64_t op)
 static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (pg_lock(op, th, op_pg_locked_ev))
+    if (osd_pg_lock(op, th, op_pg_locked_ev))
         op_pg_locked(s, th, op);
 }
 
@@ -317,7 +315,7 @@ static void op_lock_granted(struct sim *s, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
     op->lock_granted = true;
-    cpu_pool_submit(op_shard(op), CPU_PRIO_FRONT, op_shard_run, op, 0);
+    cpu_pool_submit(osd_op_shard(op), CPU_PRIO_FRONT, op_shard_run, op, 0);
 }
 
 static void rq_locked(struct sim *s, struct cpu_thread *th, struct pg_local *pg)
@@ -357,7 +355,7 @@ static void requeue_ops(struct sim *s, struct osd *o, struct sim_waiter *w)
         o->perf.requeues++;
         op->requeued = true;
         rq_push(op->pg, op);
-        cpu_pool_submit(op_shard(op), prio, rq_run, op->pg, 0);
+        cpu_pool_submit(osd_op_shard(op), prio, rq_run, op->pg, 0);
         sim_waiter_put(s, w);
         w = next;
     }
@@ -390,13 +388,13 @@ static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     if (op->lock_granted) {
         op->lock_granted = false; /* crimson: taken for us in FIFO order */
     } else if (!rwlockq_acquire(&op->obj->lock, s, op->lock_mode, op_lock_granted, op, 0)) {
-        track(op, "waiting for rw locks");
+        osd_track(op, "waiting for rw locks");
         op->osd->perf.rw_lock_waits++;
-        op_item_end(op, th);
+        osd_op_item_end(op, th);
         return;
     }
     op->lock_held = op->lock_mode;
-    track(op, "started");
+    osd_track(op, "started");
     op->t_started = sim_now(s);
     op->rop->t_started = op->t_started;
     const struct stage_costs *k = &c->spec.cost;
@@ -427,7 +425,7 @@ static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     obj_unlock(op);
     pg_unlock(op);
-    op_done(op);
+    osd_op_done(op);
     cpu_thread_release(th);
 }
 
@@ -443,52 +441,12 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
 
 /* ---- primary: writes ---- */
 
-static void op_local_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+void osd_op_local_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
-    op_item_end(obj, th);
+    osd_op_item_end(obj, th);
 }
 
-static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg);
 
-/* issue_repop: MOSDRepOp to each replica, then the local transaction. */
-static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    struct cluster *c = op_cluster(op);
-    struct osd *o = op->osd;
-    const uint32_t *acting = cluster_acting(c, op->pg->pgid);
-    for (uint32_t r = 1; r < c->spec.pool_size; r++) {
-        struct osd *peer = &c->osds[acting[r]];
-        struct osd_op *rep = op_new(peer, OSD_REPOP, op->pg->pgid);
-        rep->primary_op = op;
-        rep->obj = op->obj;
-        rep->log_only = op->log_only;
-        rep->bytes = op->log_only ? 0 : op->bytes;
-        rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
-                                         .client = op->track.client,
-                                         .tid = op->track.tid, .pool = op->track.pool,
-                                         .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
-                                         .objno = op->track.objno, .epoch = peer->epoch,
-                                         .version = op->pg->version};
-        msgr_send(c, osd_worker(o, peer->id), o->host, peer->host, rep->bytes + REPOP_EXTRA_BYTES,
-                  osd_repop_delivered, rep, 0);
-    }
-    if (c->spec.pool_size > 1) /* mark_sub_op_sent only when there are replicas */
-        track_commit_path(op, cluster_subops_event(c, op->pg->pgid));
-    op->t_subops = sim_now(s);
-    op->rop->t_subops = op->t_subops;
-    o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
-                                    op_local_submitted);
-}
-
-static void op_issue_repop(struct osd_op *op, struct cpu_thread *th)
-{
-    struct cluster *c = op_cluster(op);
-    op->pg->version++;
-    op->waiting_for_commit = c->spec.pool_size;
-    double cost = c->spec.cost.osd_issue_repop_us * (c->spec.pool_size - 1);
-    cpu_exec(th, stage_cost(c, cost), op_repops_issued, op, 0);
-}
 
 static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
@@ -503,7 +461,7 @@ static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, u
     op->pg->repop_tail = op;
     op->next = NULL;
     op->osd->perf.op_wip++;
-    op_issue_repop(op, th);
+    op->osd->pgbackend->submit(op, th);
 }
 
 /* record_write_error: release the object lock now, replicate a log-only entry. */
@@ -515,7 +473,7 @@ static void op_error_prepared(struct sim *s, struct cpu_thread *th, void *obj, u
     op->log_only = true;
     op->rop->result = -ENOENT;
     obj_unlock(op);
-    op_issue_repop(op, th);
+    op->osd->pgbackend->submit(op, th);
 }
 
 /* ---- commits ---- */
@@ -536,11 +494,11 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
               op->rop->cl->ops->reply_delivered, op->rop, 0);
-    track_commit_path(op, "commit_sent");
+    osd_track_commit_path(op, "commit_sent");
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
     if (op->error) {
-        op_done(op); /* never joined repop_queue; its lock is already released */
+        osd_op_done(op); /* never joined repop_queue; its lock is already released */
     } else {
         while (pg->repop_head && pg->repop_head->committed) {
             struct osd_op *h = pg->repop_head;
@@ -549,7 +507,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
                 pg->repop_tail = NULL;
             obj_unlock(h); /* release_object_locks: waiters requeued to the front */
             o->perf.op_wip--;
-            op_done(h);
+            osd_op_done(h);
         }
     }
     mutexq_release(&pg->lock, s);
@@ -557,32 +515,30 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
 }
 
 /* One of the op's commits is in (local or a replica's); on the last, eval_repop. */
-static void op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op)
+void osd_op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op)
 {
     SIM_ASSERT(op->waiting_for_commit > 0);
     if (--op->waiting_for_commit == 0) {
         struct cluster *c = op_cluster(op);
         cpu_exec(th, stage_cost(c, c->spec.cost.osd_reply_us), op_eval_repop, op, 0);
     } else {
-        op_item_end(op, th);
+        osd_op_item_end(op, th);
     }
 }
 
 static void op_local_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    track_commit_path(op, "op_commit");
+    osd_track_commit_path(op, "op_commit");
     op->t_op_commit = sim_now(s);
-    op_commit_one(s, th, op);
+    osd_op_commit_one(s, th, op);
 }
-
-static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
 static void oncommit_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
 {
     struct cluster *c = op_cluster(op);
     if (op->kind == OSD_REPOP)
-        cpu_exec(th, stage_cost(c, c->spec.cost.osd_repop_commit_us), rep_committed, op, 0);
+        op->osd->pgbackend->shard_committed(s, th, op);
     else
         cpu_exec(th, stage_cost(c, c->spec.cost.osd_op_commit_us), op_local_committed, op, 0);
 }
@@ -596,7 +552,7 @@ static void oncommit_locked_ev(struct sim *s, void *th, uint64_t op)
 static void oncommit_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (pg_lock(op, th, oncommit_locked_ev))
+    if (osd_pg_lock(op, th, oncommit_locked_ev))
         oncommit_locked(s, th, op);
 }
 
@@ -609,148 +565,20 @@ void osd_txc_committed(void *osd, void *owner)
     cpu_thread_submit(&o->shards[op->pg->shard].threads[0], oncommit_run, op, 0);
 }
 
-/* ---- primary: replica replies ---- */
 
-static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    track_commit_path(op, "sub_op_commit_rec");
-    op->t_last_sub_commit = sim_now(s);
-    op_commit_one(s, th, op);
-}
 
-static void reply_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op)
-{
-    struct cluster *c = op_cluster(op);
-    cpu_exec(th, stage_cost(c, c->spec.cost.osd_dequeue_us + c->spec.cost.osd_repop_reply_us),
-             reply_handled, op, 0);
-}
 
-static void reply_locked_ev(struct sim *s, void *th, uint64_t op)
-{
-    reply_locked(s, th, (struct osd_op *)(uintptr_t)op);
-}
 
-static void reply_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    if (pg_lock(op, th, reply_locked_ev))
-        reply_locked(s, th, op);
-}
 
-static void reply_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    /* MOSDRepOpReply has CEPH_MSG_PRIO_HIGH: strict queue under wpq and mClock */
-    cpu_pool_submit(op_shard(op), CPU_PRIO_HIGH, reply_shard_run, op, 0);
-    cpu_thread_release(th);
-}
 
-static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *op = obj;
-    struct cluster *c = op_cluster(op);
-    cpu_exec(th, msgr_rx_cost(c, REPLY_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
-             reply_rx_done, op, 0);
-}
 
-static void osd_repop_reply_delivered(struct sim *s, void *obj, uint64_t replica)
-{
-    struct osd_op *op = obj;
-    cpu_pool_submit(osd_worker(op->osd, (uint32_t)replica), CPU_PRIO_NORMAL, reply_rx, op, 0);
-}
 
-/* ---- replica ---- */
 
-static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    struct cluster *c = op_cluster(rep);
-    struct osd *o = rep->osd;
-    struct osd_op *primary = rep->primary_op;
-    struct pg_local *pg = rep->pg;
-    /* the replica's milestones travel back with its reply (for the waterfall);
-       the last replica to commit overwrites the earlier ones */
-    primary->t_rep[0] = rep->t_recv;
-    primary->t_rep[1] = rep->t_dequeue;
-    primary->t_rep[2] = sim_now(s);
-    /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
-    msgr_send(c, osd_worker(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
-              osd_repop_reply_delivered, primary, o->id);
-    if (!rep->log_only) { /* a log-only update (MOSDPGUpdateLogMissing) is no subop */
-        sim_time_t lat = sim_now(s) - rep->t_recv;
-        o->perf.subop++;
-        o->perf.subop_in_bytes += rep->bytes;
-        lat_sum_add(&o->perf.subop_latency, lat);
-        o->perf.subop_w++;
-        o->perf.subop_w_in_bytes += rep->bytes;
-        lat_sum_add(&o->perf.subop_w_latency, lat);
-    }
-    track(rep, "commit_sent");
-    op_done(rep);
-    mutexq_release(&pg->lock, s);
-    cpu_thread_release(th);
-}
 
-static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    rep->osd->store_ops->queue_transaction(rep->osd->store, th, &rep->txc, &rep->pg->seq,
-                                           rep->log_only ? 0 : rep->bytes, op_local_submitted);
-}
 
-static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
-{
-    struct cluster *c = op_cluster(rep);
-    track(rep, "reached_pg");
-    track(rep, "started");
-    rep->t_dequeue = sim_now(s);
-    cpu_exec(th, stage_cost(c, c->spec.cost.osd_dequeue_us + c->spec.cost.osd_do_repop_us),
-             rep_prepared, rep, 0);
-}
 
-static void rep_locked_ev(struct sim *s, void *th, uint64_t rep)
-{
-    rep_locked(s, th, (struct osd_op *)(uintptr_t)rep);
-}
 
-static void rep_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    if (pg_lock(rep, th, rep_locked_ev))
-        rep_locked(s, th, rep);
-}
 
-static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    struct cluster *c = op_cluster(rep);
-    track(rep, "all_read");
-    track(rep, "dispatched");
-    track(rep, "queued_for_pg");
-    /* MOSDRepOp: the normal class under wpq, "immediate" (strict) under mClock */
-    enum cpu_prio prio = c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK ? CPU_PRIO_HIGH : CPU_PRIO_NORMAL;
-    cpu_pool_submit(op_shard(rep), prio, rep_shard_run, rep, 0);
-    cpu_thread_release(th);
-}
-
-static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    struct cluster *c = op_cluster(rep);
-    rep->t_recv = sim_now(s);
-    track(rep, "initiated");
-    track(rep, "throttled");
-    track(rep, "header_read");
-    cpu_exec(th, msgr_rx_cost(c, rep->bytes + REPOP_EXTRA_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
-             rep_rx_done, rep, 0);
-}
-
-static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg)
-{
-    struct osd_op *rep = obj;
-    cpu_pool_submit(osd_worker(rep->osd, rep->primary_op->osd->id), CPU_PRIO_NORMAL, rep_rx, rep, 0);
-}
 
 /* ---- set-up ---- */
 
@@ -764,6 +592,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
     const struct ceph_options *opt = &c->spec.ceph;
     struct cpu_host *h = &c->hosts[host];
     o->backend = osd_backend_for(&c->spec.rel);
+    o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
     o->backend->init_threads(o, h, opt);
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
     /* the classic OSD and Crimson's alienstore both run BlueStore here */

@@ -61,6 +61,7 @@ struct pg_local {
 struct osd {
     struct cluster *c;
     const struct osd_backend_ops *backend; /* classic or crimson */
+    const struct pgbackend_ops *pgbackend; /* the pool's data path: replicated */
     uint32_t id, host;
     struct cpu_pool *msgr;          /* ms_async_op_threads pools of one thread */
     struct cpu_pool *shards;        /* osd_op_num_shards pools */

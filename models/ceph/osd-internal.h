@@ -1,0 +1,55 @@
+/*
+ * osd-internal.h - the op path's shared pieces, for the files of one OSD:
+ * osd.c (the op path) and the PG backends (replicated.c; room for an
+ * erasure-coded backend).  Private to models/ceph.
+ */
+#ifndef CEPHSIM_MODELS_CEPH_OSD_INTERNAL_H
+#define CEPHSIM_MODELS_CEPH_OSD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster-internal.h"
+#include "osd.h"
+
+static inline struct cluster *op_cluster(const struct osd_op *op) { return op->osd->c; }
+static inline struct sim *op_sim(const struct osd_op *op) { return op->osd->c->s; }
+
+/* Record an op-tracker event on op now. */
+void osd_track(struct osd_op *op, const char *event);
+/* An event of issue_repop's commit path (mark_sub_op_sent, op_commit, ...). */
+void osd_track_commit_path(struct osd_op *op, const char *event);
+/* The msgr worker a connection to peer (an OSD id, or a client) is bound to. */
+struct cpu_pool *osd_worker(struct osd *o, uint32_t peer);
+/* A new op of kind on o for PG pgid (from the cluster's op pool). */
+struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid);
+/* The op is finished: into the op tracker's history, back to the pool. */
+void osd_op_done(struct osd_op *op);
+/* The shard (thread pool) of op's PG. */
+struct cpu_pool *osd_op_shard(const struct osd_op *op);
+/* Take the PG lock for op on th; true = held now, else granted(th, op) later. */
+bool osd_pg_lock(struct osd_op *op, struct cpu_thread *th, sim_event_fn granted);
+/* Finish the item th is running for op: drop the PG lock, free the thread. */
+void osd_op_item_end(struct osd_op *op, struct cpu_thread *th);
+/* One of a write's commits is in (local or a shard's); on the last, eval_repop and reply. */
+void osd_op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op);
+/* The store took a transaction's prepare: the shard thread's item ends. */
+void osd_op_local_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+/*
+ * The PG backend seam (PGBackend in Ceph: ReplicatedBackend, ECBackend): how
+ * a primary's write reaches the PG's other shards and their commits come
+ * back.  Adding a pool type is adding a file with its table (replicated.c is
+ * the model) and choosing it in osd_init.
+ */
+struct pgbackend_ops {
+    const char *name;
+    /* issue_repop -> submit_transaction: a write (or log-only update) to every
+       shard and the local store; on thread th with the PG lock held */
+    void (*submit)(struct osd_op *op, struct cpu_thread *th);
+    /* a non-primary shard's op committed locally (its PG lock held on th) */
+    void (*shard_committed)(struct sim *s, struct cpu_thread *th, struct osd_op *rep);
+};
+extern const struct pgbackend_ops pgbackend_replicated;
+
+#endif
