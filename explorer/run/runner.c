@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "fig_waterfall.h"
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
-#include "plot.h"
 #include "wallclock.h"
 
 /* Output paths: the directory name plus a suffix fits. */
