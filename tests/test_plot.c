@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "jsonu.h"
+#include "fig_waterfall.h"
 #include "plot.h"
 
 #define EPS 1e-6

@@ -21,7 +21,7 @@
 
 #include "db.h"
 #include "files.h"
-#include "plot.h"
+#include "gnuplot.h"
 
 /* ---- result tables -------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 
 #include "cluster.h"
 #include "clusterjson.h"
+#include "fig_waterfall.h"
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
@@ -20,7 +21,6 @@
 #include "optracker.h"
 #include "perfcounters.h"
 #include "perfdump.h"
-#include "plot.h"
 #include "wallclock.h"
 
 /* Output paths: the directory name plus a suffix fits. */

@@ -13,11 +13,7 @@
 #include "scenario.h"
 #include "stats.h"
 
-#include "model_id.h" /* generated: CEPHSIM_MODEL_ID, a hash of the sources */
-
-#define CEPHSIM_VERSION "0.1.0"
-/* What results depend on: the release and the exact model code. */
-#define CEPHSIM_MODEL_VERSION CEPHSIM_VERSION "+" CEPHSIM_MODEL_ID
+#include "version.h" /* CEPHSIM_VERSION, CEPHSIM_MODEL_VERSION */
 
 struct run_summary {
     int replications;
