@@ -69,11 +69,11 @@ cJSON *historicops_op(const struct optrack_op *op, sim_time_t now, int64_t wall_
     cJSON *evs = cJSON_AddArrayToObject(td, "events");
     for (uint32_t i = 0; i < op->n_events; i++) {
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "event", op->ev[i].name);
-        fmt_time(ts, sizeof ts, wall_epoch_ns, op->ev[i].t);
+        const struct optrack_event *ev = optrack_event(op, i);
+        cJSON_AddStringToObject(e, "event", ev->name);
+        fmt_time(ts, sizeof ts, wall_epoch_ns, ev->t);
         cJSON_AddStringToObject(e, "time", ts);
-        int64_t d = i + 1 < op->n_events ? (int64_t)(op->ev[i + 1].t - op->ev[i].t)
-                                         : (int64_t)(op->ev[i].t - init);
+        int64_t d = i + 1 < op->n_events ? (int64_t)(optrack_event(op, i + 1)->t - ev->t) : (int64_t)(ev->t - init);
         add_ceph_float(e, "duration", ns_to_s(d));
         cJSON_AddItemToArray(evs, e);
     }

@@ -193,7 +193,7 @@ const char *optrack_flag_point(const struct optrack_op *op)
 {
     const char *fp = "no flag points reached";
     for (uint32_t i = 0; i < op->n_events; i++) {
-        const char *e = op->ev[i].name;
+        const char *e = optrack_event(op, i)->name;
         if (!strcmp(e, "queued_for_pg"))
             fp = "queued for pg";
         else if (!strcmp(e, "reached_pg"))
@@ -210,12 +210,30 @@ const char *optrack_flag_point(const struct optrack_op *op)
     return fp;
 }
 
+void optrack_mark_more(struct optrack_op *op, const char *name, sim_time_t t)
+{
+    uint32_t k = op->n_events - OPTRACK_INLINE_EVENTS;
+    if (k == op->more_cap) {
+        op->more_cap = op->more_cap ? 2 * op->more_cap : OPTRACK_INLINE_EVENTS;
+        op->more = sim_xrealloc(op->more, op->more_cap, sizeof *op->more);
+    }
+    op->more[k] = (struct optrack_event){name, t};
+    op->n_events++;
+}
+
+void optrack_release(struct optrack_op *op)
+{
+    free(op->more);
+    op->more = NULL;
+    op->more_cap = 0;
+}
+
 /* TrackedOp::get_duration: to "done" if finished, else to now. */
 int64_t optrack_duration_ns(const struct optrack_op *op, sim_time_t now)
 {
     if (!op->n_events)
         return 0;
-    const struct optrack_event *last = &op->ev[op->n_events - 1];
+    const struct optrack_event *last = optrack_event(op, op->n_events - 1);
     sim_time_t end = strcmp(last->name, "done") == 0 ? last->t : now;
     return (int64_t)(end - op->ev[0].t);
 }
@@ -229,8 +247,8 @@ static int slot_less(const struct optracker *t, int which, uint32_t a, uint32_t 
     const struct optrack_op *x = &t->recent[a], *y = &t->recent[b];
     uint64_t kx, ky;
     if (which == H_DUR) {
-        kx = x->ev[x->n_events - 1].t - x->ev[0].t;
-        ky = y->ev[y->n_events - 1].t - y->ev[0].t;
+        kx = optrack_event(x, x->n_events - 1)->t - x->ev[0].t;
+        ky = optrack_event(y, y->n_events - 1)->t - y->ev[0].t;
     } else {
         kx = x->ev[0].t;
         ky = y->ev[0].t;
@@ -300,6 +318,7 @@ static void heap_remove_at(struct optracker *t, int which, uint32_t i, uint32_t 
 static void history_remove(struct optracker *t, uint32_t s)
 {
     uint32_t n = t->recent_n;
+    optrack_release(&t->recent[s]);
     heap_remove_at(t, H_DUR, t->dur_pos[s], n);
     heap_remove_at(t, H_INIT, t->init_pos[s], n);
     uint32_t last = n - 1;
@@ -341,6 +360,8 @@ void optracker_init(struct optracker *t, uint32_t history_size, sim_time_t histo
 
 void optracker_fini(struct optracker *t)
 {
+    for (uint32_t s = 0; s < t->recent_n; s++)
+        optrack_release(&t->recent[s]);
     free(t->recent);
     free(t->dur_heap);
     free(t->dur_pos);
@@ -352,6 +373,8 @@ void optracker_fini(struct optracker *t)
 
 void optracker_reset(struct optracker *t)
 {
+    for (uint32_t s = 0; s < t->recent_n; s++)
+        optrack_release(&t->recent[s]);
     t->recent_n = t->slowest_n = 0;
     t->completed = 0;
 }
@@ -369,12 +392,14 @@ static void history_cleanup(struct optracker *t, sim_time_t now)
         history_remove(t, t->dur_heap[0]);
 }
 
-void optracker_finish(struct optracker *t, const struct optrack_op *op)
+void optracker_finish(struct optracker *t, struct optrack_op *op)
 {
     SIM_ASSERT(op->n_events > 0);
     history_grow(t, t->recent_n + 1);
     uint32_t s = t->recent_n;
-    t->recent[s] = *op;
+    t->recent[s] = *op; /* the history takes over op's overflow events */
+    op->more = NULL;
+    op->more_cap = 0;
     t->seq[s] = t->completed++;
     t->recent_n = t->slowest_n = s + 1;
     t->dur_heap[s] = s;
@@ -383,7 +408,7 @@ void optracker_finish(struct optracker *t, const struct optrack_op *op)
     t->init_heap[s] = s;
     t->init_pos[s] = s;
     heap_sift_up(t, H_INIT, s);
-    history_cleanup(t, op->ev[op->n_events - 1].t);
+    history_cleanup(t, optrack_event(&t->recent[s], t->recent[s].n_events - 1)->t);
 }
 
 struct dump_key {
@@ -414,7 +439,7 @@ uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_dur
         sim_time_t init = op->ev[0].t;
         if (now > init && now - init > t->history_duration)
             continue; /* cleanup(now) would drop it */
-        keys[n++] = (struct dump_key){by_duration ? op->ev[op->n_events - 1].t - init : init, t->seq[s], s};
+        keys[n++] = (struct dump_key){by_duration ? optrack_event(op, op->n_events - 1)->t - init : init, t->seq[s], s};
     }
     if (n)
         qsort(keys, n, sizeof *keys, by_duration ? cmp_key_desc : cmp_key_asc);

@@ -23,7 +23,9 @@
 #include "err.h"
 #include "evq.h"
 
-#define OPTRACK_MAX_EVENTS 32
+/* Events kept in the op itself; more go to a growable array (rare: ops that
+   wait for rw locks again and again).  Every event is kept, as Ceph does. */
+#define OPTRACK_INLINE_EVENTS 24
 #define OPTRACK_MORE_WRITES 32 /* extra writes listed in one description */
 
 enum optrack_kind {
@@ -77,24 +79,31 @@ struct optrack_op {
     uint32_t client_nonce; /* client_addr "127.0.0.1:0/<nonce>"; 0 = derived from client id */
     int32_t result;        /* repop_reply "result = N" */
     uint32_t n_events;
-    uint32_t dropped_events; /* events beyond OPTRACK_MAX_EVENTS */
-    struct optrack_event ev[OPTRACK_MAX_EVENTS];
+    uint32_t more_cap;
+    struct optrack_event *more; /* owned: events past the inline ones (optrack_release frees) */
+    struct optrack_event ev[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
 };
 
-/*
- * Record an event on op at time t (name must outlive the tracker).  When the
- * array is full the newest event overwrites the last slot, so the final
- * "done" (and with it the op's duration) is never lost.
- */
+/* Record an event past the inline ones (grows op->more geometrically). */
+void optrack_mark_more(struct optrack_op *op, const char *name, sim_time_t t);
+
+/* Record an event on op at time t (name must outlive the tracker). */
 static inline void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t)
 {
-    if (op->n_events < OPTRACK_MAX_EVENTS) {
+    if (op->n_events < OPTRACK_INLINE_EVENTS)
         op->ev[op->n_events++] = (struct optrack_event){name, t};
-    } else {
-        op->ev[OPTRACK_MAX_EVENTS - 1] = (struct optrack_event){name, t};
-        op->dropped_events++;
-    }
+    else
+        optrack_mark_more(op, name, t);
 }
+
+/* The i-th event of op (i < n_events). */
+static inline const struct optrack_event *optrack_event(const struct optrack_op *op, uint32_t i)
+{
+    return i < OPTRACK_INLINE_EVENTS ? &op->ev[i] : &op->more[i - OPTRACK_INLINE_EVENTS];
+}
+
+/* Free what op owns (its overflow events) unless a tracker took it over. */
+void optrack_release(struct optrack_op *op);
 
 /*
  * The history is ONE set, as in OpHistory (arrived + duration sets of the
@@ -124,7 +133,7 @@ void optracker_fini(struct optracker *t);
 /* Forget the history (warm-up cut). */
 void optracker_reset(struct optracker *t);
 /* An op finished (its last event is "done"): copy it into the history. */
-void optracker_finish(struct optracker *t, const struct optrack_op *op);
+void optracker_finish(struct optracker *t, struct optrack_op *op);
 
 /*
  * The ops dump_historic_ops would list at time now, in its order (by
