@@ -5,10 +5,15 @@
 
 #include "err.h"
 
-struct sim_rng_entry {
-    unsigned long seed; /* 0 = empty */
-    uint64_t id;
-    gsl_rng *rng;
+/*
+ * Generators are carved from blocks in the sim's arena rather than
+ * gsl_rng_alloc'd one by one (two mallocs each): a 1,000-OSD cluster has
+ * 25,000 streams, a 64,000-OSD one 1.6 million.
+ */
+enum { SIM_RNG_BLOCK = 1024 };
+struct sim_rng_block {
+    gsl_rng rng[SIM_RNG_BLOCK];
+    unsigned long state[SIM_RNG_BLOCK][3]; /* GSL's taus_state_t: s1, s2, s3 */
 };
 
 struct sim *sim_create(uint64_t seed)
@@ -29,10 +34,10 @@ void sim_destroy(struct sim *s)
     for (uint32_t i = 0; i < s->n_waiter_blocks; i++)
         free(s->waiter_blocks[i]);
     free(s->waiter_blocks);
-    for (uint32_t i = 0; i < s->rng_cap; i++)
-        if (s->rngs[i].rng)
-            gsl_rng_free(s->rngs[i].rng);
-    free(s->rngs);
+    free(s->rng_ids);
+    for (uint32_t i = 0; i < s->n_rng_names; i++)
+        free(s->rng_names[i]);
+    free(s->rng_names);
     for (uint32_t i = 0; i < s->n_arena; i++)
         free(s->arena[i]);
     free(s->arena);
@@ -98,47 +103,134 @@ uint64_t sim_hash_str(const char *str)
     return h;
 }
 
-static uint64_t stream_id(const char *entity, uint32_t index, const char *purpose)
+/*
+ * Stream state.  A 128-bit sponge keyed by the seed absorbs the identity as
+ * 64-bit words: [strlen(entity) << 32 | index], entity bytes, [strlen(purpose)],
+ * purpose bytes (little-endian, zero-padded; the lengths make the encoding
+ * injective and prefix-free).  Nothing is folded to 32 or 64 bits on the way.
+ * Each absorb XORs a word into lane a and applies mix128, a 4-round Feistel
+ * network with fmix64 round functions, which is a permutation of the 128 bits;
+ * so identities differing only in the index (or in any one word) always reach
+ * different 128-bit states.  88 bits of the final state become the three taus2
+ * words; two of n streams share them with probability < n^2 / 2^89.
+ */
+static const uint64_t sim_rng_round[4] = {0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull,
+                                          0x94d049bb133111ebull, 0xd6e8feb86659fd93ull};
+
+static void mix128(uint64_t *a, uint64_t *b)
 {
-    return sim_fmix64(sim_hash_str(entity) ^ sim_fmix64(sim_hash_str(purpose) + index));
+    for (int r = 0; r < 4; r += 2) {
+        *b ^= sim_fmix64(*a + sim_rng_round[r]);
+        *a ^= sim_fmix64(*b + sim_rng_round[r + 1]);
+    }
 }
 
-unsigned long sim_rng_seed(uint64_t seed, const char *entity, uint32_t index, const char *purpose)
+static void absorb(uint64_t *a, uint64_t *b, uint64_t w)
 {
-    uint64_t h = sim_fmix64(seed ^ sim_fmix64(stream_id(entity, index, purpose)));
-    unsigned long s32 = (unsigned long)(h ^ (h >> 32)) & 0xffffffffu;
-    return s32 ? s32 : 0x9e3779b9u; /* taus2 treats 0 as "default seed" */
+    *a ^= w;
+    mix128(a, b);
+}
+
+static void absorb_bytes(uint64_t *a, uint64_t *b, const char *str, size_t n)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        for (size_t k = 0; k < 8 && i + k < n; k++)
+            w |= (uint64_t)(unsigned char)str[i + k] << (8 * k);
+        absorb(a, b, w);
+    }
+}
+
+void sim_rng_state(uint64_t seed, const char *entity, uint32_t index, const char *purpose,
+                   uint32_t out[3])
+{
+    size_t ne = strlen(entity), np = strlen(purpose);
+    SIM_ASSERT(ne < 1u << 31 && np < 1u << 31);
+    uint64_t a = seed, b = 0x6a09e667f3bcc908ull; /* an arbitrary IV: sqrt(2) */
+    mix128(&a, &b);
+    absorb(&a, &b, (uint64_t)ne << 32 | index);
+    absorb_bytes(&a, &b, entity, ne);
+    absorb(&a, &b, np);
+    absorb_bytes(&a, &b, purpose, np);
+    /*
+     * GSL 2.7.1 taus2 (rng/taus.c): each word's recurrence reads only its top
+     * 31, 29 and 28 bits (s1 & ~1, s2 & ~7, s3 & ~15), and taus2_set keeps
+     * s1 >= 2, s2 >= 8, s3 >= 16 so that none of those parts is zero (a zero
+     * part stays zero).  Take 31 + 29 + 28 = 88 bits, leave the ignored low
+     * bits zero so that one stream has one triple, and permute again in the
+     * (p < 2^-27) case of a zero part.  taus2_set's six warm-up steps only
+     * decorrelate its LCG-derived words and are a bijection of the state;
+     * hashed words need none.
+     */
+    for (;;) {
+        mix128(&a, &b);
+        out[0] = (uint32_t)(a >> 32) & ~1u;
+        out[1] = (uint32_t)a & ~7u;
+        out[2] = (uint32_t)(b >> 32) & ~15u;
+        if (out[0] && out[1] && out[2])
+            return;
+    }
+}
+
+/* The interned id (>= 1) of a stream's entity or purpose string. */
+static uint64_t rng_name_id(struct sim *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->n_rng_names; i++)
+        if (!strcmp(s->rng_names[i], name))
+            return i + 1;
+    SIM_ASSERT(s->n_rng_names < UINT16_MAX);
+    s->rng_names = sim_xrealloc(s->rng_names, s->n_rng_names + 1, sizeof *s->rng_names);
+    s->rng_names[s->n_rng_names++] = sim_xstrdup(name);
+    return s->n_rng_names;
+}
+
+static uint32_t rng_slot(uint64_t id, uint32_t cap)
+{
+    return (uint32_t)sim_fmix64(id) & (cap - 1);
 }
 
 gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose)
 {
     if (s->n_rngs * 2 >= s->rng_cap) {
         uint32_t cap = s->rng_cap ? s->rng_cap * 2 : 256;
-        struct sim_rng_entry *t = sim_xcalloc(cap, sizeof *t);
+        uint64_t *t = sim_xcalloc(cap, sizeof *t);
         for (uint32_t i = 0; i < s->rng_cap; i++) {
-            if (!s->rngs[i].seed)
+            if (!s->rng_ids[i])
                 continue;
-            uint32_t j = (uint32_t)sim_fmix64(s->rngs[i].seed) & (cap - 1);
-            while (t[j].seed)
+            uint32_t j = rng_slot(s->rng_ids[i], cap);
+            while (t[j])
                 j = (j + 1) & (cap - 1);
-            t[j] = s->rngs[i];
+            t[j] = s->rng_ids[i];
         }
-        free(s->rngs);
-        s->rngs = t;
+        free(s->rng_ids);
+        s->rng_ids = t;
         s->rng_cap = cap;
     }
-    uint64_t id = stream_id(entity, index, purpose);
-    unsigned long seed = sim_rng_seed(s->seed, entity, index, purpose);
-    uint32_t j = (uint32_t)sim_fmix64(seed) & (s->rng_cap - 1);
-    while (s->rngs[j].seed) {
-        if (s->rngs[j].seed == seed)
-            sim_panic(__FILE__, __LINE__, "random stream %s[%u].%s %s", entity, index, purpose,
-                      s->rngs[j].id == id ? "requested twice" : "shares its seed with another stream");
+    /* the exact identity, not a hash of it: only a true duplicate can match */
+    uint64_t id = rng_name_id(s, entity) << 48 | rng_name_id(s, purpose) << 32 | index;
+    uint32_t j = rng_slot(id, s->rng_cap);
+    while (s->rng_ids[j]) {
+        if (s->rng_ids[j] == id)
+            sim_panic(__FILE__, __LINE__, "random stream %s[%u].%s requested twice", entity, index,
+                      purpose);
         j = (j + 1) & (s->rng_cap - 1);
     }
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-    gsl_rng_set(r, seed);
-    s->rngs[j] = (struct sim_rng_entry){seed, id, r};
+    s->rng_ids[j] = id;
     s->n_rngs++;
+
+    if (!s->rng_block || s->rng_block_used == SIM_RNG_BLOCK) {
+        SIM_ASSERT(gsl_rng_taus2->size == sizeof s->rng_block->state[0]);
+        s->rng_block = sim_alloc(s, 1, sizeof *s->rng_block);
+        s->rng_block_used = 0;
+    }
+    uint32_t k = s->rng_block_used++;
+    gsl_rng *r = &s->rng_block->rng[k];
+    r->type = gsl_rng_taus2;
+    r->state = s->rng_block->state[k];
+    uint32_t w[3];
+    sim_rng_state(s->seed, entity, index, purpose, w);
+    unsigned long *st = gsl_rng_state(r);
+    for (int i = 0; i < 3; i++)
+        st[i] = w[i];
     return r;
 }

@@ -32,7 +32,7 @@ struct sim_waiter {
     sim_time_t t_enq;  /* when it started waiting */
 };
 
-struct sim_rng_entry;
+struct sim_rng_block;
 
 struct sim {
     /* Elements below are read by inline helpers; treat as private. */
@@ -44,8 +44,12 @@ struct sim {
     struct sim_waiter *waiter_free;
     struct sim_waiter **waiter_blocks;
     uint32_t n_waiter_blocks;
-    struct sim_rng_entry *rngs; /* open-addressing set of issued streams */
+    uint64_t *rng_ids;          /* open-addressing set of issued identities (0 = empty) */
     uint32_t n_rngs, rng_cap;
+    char **rng_names;           /* interned entity and purpose strings, id = position + 1 */
+    uint32_t n_rng_names;
+    struct sim_rng_block *rng_block; /* generators are carved from blocks in the arena */
+    uint32_t rng_block_used;
     void **arena;               /* allocations freed by sim_destroy */
     uint32_t n_arena;
 };
@@ -101,16 +105,23 @@ static inline void sim_waiter_put(struct sim *s, struct sim_waiter *w)
 }
 
 /*
- * Random streams.  One GSL generator (taus2) per (entity, index, purpose),
- * seeded from the scenario seed and the stream's identity alone, so adding a
- * client never perturbs an OSD's draws.  Asking for the same identity twice,
- * or two identities hashing to the same 32-bit seed, aborts.
- * The stream is owned by s; valid until sim_destroy.
+ * Random streams.  One GSL generator (taus2) per (entity, index, purpose).
+ * Its whole state (three words, 88 significant bits) is a 128-bit hash of the
+ * scenario seed and the exact identity, so a stream depends on nothing else:
+ * adding a client never perturbs an OSD's draws, and two identities share a
+ * state with probability < n^2 / 2^89 for n streams (< 1e-14 at 2 million).
+ * Asking for the same identity twice is a model bug and aborts.
+ * The stream is owned by s (never gsl_rng_free it); valid until sim_destroy.
  */
 gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose);
 
-/* The 32-bit GSL seed sim_rng derives for an identity (exposed for tests). */
-unsigned long sim_rng_seed(uint64_t seed, const char *entity, uint32_t index, const char *purpose);
+/*
+ * The taus2 state words (s1, s2, s3) sim_rng starts the identity's stream
+ * from (exposed for tests).  Each word's low bits, which taus2 ignores, are
+ * zero, so distinct triples are distinct streams; s1 >= 2, s2 >= 8, s3 >= 16.
+ */
+void sim_rng_state(uint64_t seed, const char *entity, uint32_t index, const char *purpose,
+                   uint32_t out[3]);
 
 /* 64-bit finaliser (MurmurHash3 fmix64): seeds and stable ids. */
 static inline uint64_t sim_fmix64(uint64_t k)
@@ -123,7 +134,7 @@ static inline uint64_t sim_fmix64(uint64_t k)
     return k;
 }
 
-/* FNV-1a of a string, for stream identities and stable hashes. */
+/* FNV-1a of a string, for stable hashes. */
 uint64_t sim_hash_str(const char *str);
 
 #endif
