@@ -2,7 +2,7 @@
 # Installs the Debian packages cephsim needs, only those that are missing.
 # Safe to run again; does nothing when everything is there.
 set -euo pipefail
-need=(gcc ninja-build pkg-config libgsl-dev libsqlite3-dev libcjson-dev libcmocka-dev gnuplot-nox sqlite3 openmpi-bin libopenmpi-dev)
+need=(gcc ninja-build pkg-config libgsl-dev libsqlite3-dev libcjson-dev libcmocka-dev zlib1g-dev gnuplot-nox sqlite3 openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

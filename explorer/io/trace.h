@@ -1,18 +1,23 @@
 /*
- * trace.h - importers of captured op traces, for `cephsim replay` and `cephsim validate`.
+ * trace.h - importers of captured op traces, for `cephsim replay`, `validate` and `plot`.
  *
- * Four sources, each read into one flat container that owns all its memory:
+ * Four formats, each read into one flat container that owns all its memory:
  *   - Ceph OSD op-tracker dumps (`dump_historic_ops`, `_by_duration`, `dump_ops_in_flight`,
  *     `dump_historic_slow_ops`, `dump_blocked_ops`), every shape from Hammer to Squid,
- *     plain or gzip'd, with a parser for the op `description` strings;
- *   - fio iologs (`write_iolog`/`read_iolog`, versions 2 and 3);
- *   - fio per-I/O logs (`write_lat_log`: *_lat.N.log, *_clat.N.log, *_slat.N.log);
- *   - the eBPF `osdtrace` per-op stage log (taodd/cephtrace).
+ *     with a parser for the op `description` strings (trace_historic.c, trace_desc.c;
+ *     the container and its queries in trace_ops.c);
+ *   - fio iologs (`write_iolog`/`read_iolog`, versions 2 and 3: trace_iolog.c);
+ *   - fio per-I/O logs (`write_lat_log`: *_lat.N.log, *_clat.N.log, *_slat.N.log:
+ *     trace_latlog.c);
+ *   - the eBPF `osdtrace` per-op stage log (taodd/cephtrace: trace_osdtrace.c).
+ * Files are read plain or gzip'd, through zlib, and at most TRACE_READ_MAX bytes of text
+ * (trace_slurp.c).  Each format is also an entry of one importer table (struct
+ * trace_format, trace.c) for callers that must find out what a file holds.
  * Every loader returns 0 or a negative errno and fills a struct sim_err with one line that
  * names the file and the line, byte offset or JSON path at fault.
  */
-#ifndef CEPHSIM_MODELS_TRACE_H
-#define CEPHSIM_MODELS_TRACE_H
+#ifndef CEPHSIM_EXPLORER_IO_TRACE_H
+#define CEPHSIM_EXPLORER_IO_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,7 +28,68 @@
 /* "No such time or interval": negative intervals are real in op-tracker dumps, so -1 is not used. */
 #define TRACE_NS_NONE INT64_MIN
 
-/* ------------------------------------------------------------------ OSD op descriptions */
+/* ------------------------------------------------------------------ importers: trace.c */
+
+/* Flags of trace_load() and of the typed loaders; each importer reads those meant for it. */
+#define TRACE_LOAD_SALVAGE 1u        /* op-tracker dumps: on malformed JSON or a truncated
+                                        gzip, recover every (partial) op found */
+#define TRACE_LOAD_LAT_OFFSET 2u     /* latency logs: a 5th column is an offset */
+#define TRACE_LOAD_LAT_NO_OFFSET 4u  /* latency logs: no offset column (neither: guess) */
+
+/*
+ * One importer, in the manner of fio's ioengine_ops: what a caller needs to read a file
+ * whose format it does not know beforehand.  The typed functions further down
+ * (trace_ops_parse(), trace_iolog_parse(), ...) are the same importers for callers that do.
+ */
+struct trace_format {
+    const char *name;          /* "historic", "iolog", "latlog", "osdtrace" */
+    size_t size;               /* size of the container parse() fills (struct trace_ops, ...) */
+    /* Whether text looks like this format; reads only its first bytes or lines. */
+    bool (*sniff)(const char *text, size_t len);
+    /* Parse text[0..len) into out (size bytes); name is used in messages.  0 or -errno;
+       on error out holds nothing to free. */
+    int (*parse)(const char *name, const char *text, size_t len, unsigned flags, void *out,
+                 struct sim_err *err);
+    /* Release what parse() put into out; out is zeroed. */
+    void (*free)(void *out);
+    /* Optional: note in out that the file was cut short (a truncated or corrupt gzip) and
+       parse() worked on what could be read; why is the read error.  Called only with
+       TRACE_LOAD_SALVAGE.  NULL: such a file is an error, as it is without the flag. */
+    void (*damaged)(void *out, const char *why);
+};
+
+extern const struct trace_format trace_historic_format;  /* op-tracker JSON dumps */
+extern const struct trace_format trace_iolog_format;     /* fio iolog v2 / v3 */
+extern const struct trace_format trace_latlog_format;    /* fio lat/clat/slat logs */
+extern const struct trace_format trace_osdtrace_format;  /* eBPF osdtrace log */
+
+/* Every importer, in the order trace_format_sniff() tries them; NULL-terminated. */
+extern const struct trace_format *const trace_formats[];
+
+/* The first importer whose sniff() accepts text[0..len), or NULL if none does. */
+const struct trace_format *trace_format_sniff(const char *text, size_t len);
+
+/* Read path with trace_slurp() and parse it with fmt into out (zeroed first); flags as
+   for fmt->parse(), TRACE_LOAD_SALVAGE also letting fmt->damaged() take a cut-off gzip. */
+int trace_load(const struct trace_format *fmt, const char *path, unsigned flags, void *out,
+               struct sim_err *err);
+
+/* ------------------------------------------------------------------ reading: trace_slurp.c */
+
+/* Most text any importer reads from one file (after gunzip): the limit ends the read of
+   /dev/zero, an endless pipe or a gzip bomb with an error naming the file. */
+#define TRACE_READ_MAX ((size_t)1 << 30)
+
+/*
+ * Read a whole file, gunzipping it (magic 1f 8b, zlib) when it is compressed; NUL-terminated,
+ * *len (may be NULL) without the NUL.  A truncated or corrupt gzip, a read error and more
+ * than TRACE_READ_MAX bytes are errors that name the file.
+ */
+int trace_slurp(const char *path, char **out, size_t *len, struct sim_err *err);
+
+/* ------------------------------------------------------------------ descriptions: trace_desc.c */
+
+struct trace_ops;  /* below: descriptions keep their strings in an op-tracker container */
 
 enum trace_desc_kind {
     TRACE_DESC_OTHER = 0,     /* not an OSD client/replica op (or unparsed) */
@@ -61,7 +127,21 @@ struct trace_desc {
     int64_t retry;            /* "RETRY=N", else 0 */
 };
 
-/* ------------------------------------------------------------------ op-tracker dumps */
+/*
+ * Parse an op description; strings and the op vector are stored in t (which may be a
+ * zeroed container used only for this).  Unknown message types give kind OTHER and 0;
+ * a known one that does not parse is -EINVAL ("what: osd_op: bad reqid 'x'").
+ */
+int trace_desc_parse(struct trace_ops *t, const char *text, struct trace_desc *d,
+                     const char *what, struct sim_err *err);
+
+/* Name of a description kind ("osd_op", "repop", "repop_reply", "other"). */
+const char *trace_desc_kind_name(enum trace_desc_kind k);
+
+/* The op vector of a description (n = d->n_osdops); NULL when it is empty. */
+const struct trace_osdop *trace_desc_osdops(const struct trace_ops *t, const struct trace_desc *d);
+
+/* ------------------------------------------------------------------ op tracker: trace_ops.c */
 
 /* One tracked event ("initiated", "queued_for_pg", "waiting for subops from 1,2", ...). */
 struct trace_event {
@@ -100,44 +180,17 @@ struct trace_ops {
     double hist_duration_s;      /* "duration" / "duration to keep" / "threshold to keep"; NAN */
     bool salvaged;               /* loaded with TRACE_LOAD_SALVAGE from a damaged file */
     char damage[512];            /* when salvaged: the file's parse error and what was recovered */
-    /* private to trace.c */
+    /* private to trace_ops.c */
     size_t cap_ops, cap_events, cap_osdops;
     char **blocks;               /* string arena: blocks never move, so pointers stay valid */
     size_t n_blocks, blk_used, blk_cap;
 };
 
-/* Flags of trace_ops_load(). */
-#define TRACE_LOAD_SALVAGE 1u    /* on malformed JSON, recover every (partial) op found */
-
-/*
- * Load an op-tracker dump (plain JSON, or gzip detected by its magic and read through
- * `gzip -dc`).  Without TRACE_LOAD_SALVAGE a malformed or truncated file is an error
- * naming line:col, byte and the JSON path where it broke; with it, complete and cut-off op
- * objects are recovered (op.truncated) and t->damage keeps the error; -EINVAL if none.
- */
-int trace_ops_load(const char *path, unsigned flags, struct trace_ops *t, struct sim_err *err);
-
-/* Same from text in memory; name is used in messages.  text[len] need not be NUL. */
-int trace_ops_parse(const char *name, const char *text, size_t len, unsigned flags,
-                    struct trace_ops *t, struct sim_err *err);
-
 /* Release everything a loader or trace_desc_parse() put into t; t is zeroed. */
 void trace_ops_free(struct trace_ops *t);
 
-/*
- * Parse an op description; strings and the op vector are stored in t (which may be a
- * zeroed container used only for this).  Unknown message types give kind OTHER and 0;
- * a known one that does not parse is -EINVAL ("what: osd_op: bad reqid 'x'").
- */
-int trace_desc_parse(struct trace_ops *t, const char *text, struct trace_desc *d,
-                     const char *what, struct sim_err *err);
-
-/* Name of a description kind ("osd_op", "repop", "repop_reply", "other"). */
-const char *trace_desc_kind_name(enum trace_desc_kind k);
-
-/* The events of op (n = op->n_ev) and the op vector of a description (n = d->n_osdops). */
+/* The events of op (n = op->n_ev), in dump order; NULL when it has none. */
 const struct trace_event *trace_op_events(const struct trace_ops *t, const struct trace_op *op);
-const struct trace_osdop *trace_desc_osdops(const struct trace_ops *t, const struct trace_desc *d);
 
 /*
  * Time of the first event called name (a trailing '*' matches a prefix:
@@ -177,16 +230,27 @@ void trace_op_stages(const struct trace_ops *t, const struct trace_op *op, struc
 /* Event name of a stage ("queued_for_pg", ..., "waiting for subops", "sub_op_commit_rec"). */
 const char *trace_stage_name(enum trace_stage s);
 
+/* ------------------------------------------------------------------ dumps: trace_historic.c */
+
+/*
+ * Load an op-tracker dump (plain JSON or gzip).  Without TRACE_LOAD_SALVAGE a malformed or
+ * truncated file is an error naming line:col, byte and the JSON path where it broke; with
+ * it, complete and cut-off op objects are recovered (op.truncated) and t->damage keeps the
+ * error; -EINVAL if none.  A truncated gzip is read up to where it breaks, then likewise.
+ */
+int trace_ops_load(const char *path, unsigned flags, struct trace_ops *t, struct sim_err *err);
+
+/* Same from text in memory; name is used in messages.  text[len] need not be NUL. */
+int trace_ops_parse(const char *name, const char *text, size_t len, unsigned flags,
+                    struct trace_ops *t, struct sim_err *err);
+
 /*
  * Parse a Ceph timestamp: "2024-01-02T03:04:05.123456+0000" (any +-HHMM, +-HH:MM or Z) or
  * "2024-01-02 03:04:05.123456" (taken as UTC); up to 9 fraction digits.  0 or -EINVAL.
  */
 int trace_time_parse(const char *s, int64_t *ns);
 
-/* Read a whole file, transparently gunzipping (magic 1f 8b) via `gzip -dc`; NUL-terminated. */
-int trace_slurp(const char *path, char **out, size_t *len, struct sim_err *err);
-
-/* ------------------------------------------------------------------ fio iolog v2 / v3 */
+/* ------------------------------------------------------------------ fio iologs: trace_iolog.c */
 
 enum trace_io_act {
     TRACE_IO_READ = 0, TRACE_IO_WRITE, TRACE_IO_TRIM, TRACE_IO_SYNC, TRACE_IO_DATASYNC,
@@ -213,11 +277,12 @@ int trace_iolog_load(const char *path, struct trace_iolog *log, struct sim_err *
 /* Same from text in memory; name is used in messages. */
 int trace_iolog_parse(const char *name, const char *text, size_t len, struct trace_iolog *log,
                       struct sim_err *err);
+/* Release what a loader put into log; log is zeroed. */
 void trace_iolog_free(struct trace_iolog *log);
 /* fio's action word ("read", "write", "trim", "sync", "datasync", "add", "open", "close"). */
 const char *trace_io_act_name(enum trace_io_act a);
 
-/* ------------------------------------------------------------------ fio latency logs */
+/* ------------------------------------------------------------------ lat logs: trace_latlog.c */
 
 struct trace_lat {
     int64_t t_ms;             /* time since job start (ms) */
@@ -245,11 +310,13 @@ struct trace_latlog {
 /* Load a fio per-I/O log ("time, value, ddir, bs[, offset][, prio][, issue_time]"). */
 int trace_latlog_load(const char *path, int offset_mode, struct trace_latlog *log,
                       struct sim_err *err);
+/* Same from text in memory; name is used in messages. */
 int trace_latlog_parse(const char *name, const char *text, size_t len, int offset_mode,
                        struct trace_latlog *log, struct sim_err *err);
+/* Release what a loader put into log; log is zeroed. */
 void trace_latlog_free(struct trace_latlog *log);
 
-/* ------------------------------------------------------------------ eBPF osdtrace */
+/* ------------------------------------------------------------------ osdtrace: trace_osdtrace.c */
 
 enum trace_osdt_kind { TRACE_OSDT_OP_W = 0, TRACE_OSDT_SUBOP_W, TRACE_OSDT_OP_R };
 
@@ -291,8 +358,10 @@ struct trace_osdtrace {
 
 /* Load an osdtrace log: "osd N pg P op_w size ... op_lat N" lines; other lines skipped. */
 int trace_osdtrace_load(const char *path, struct trace_osdtrace *tr, struct sim_err *err);
+/* Same from text in memory; name is used in messages. */
 int trace_osdtrace_parse(const char *name, const char *text, size_t len,
                          struct trace_osdtrace *tr, struct sim_err *err);
+/* Release what a loader put into tr; tr is zeroed. */
 void trace_osdtrace_free(struct trace_osdtrace *tr);
 /* Field name as osdtrace prints it ("throttle_lat", ..., "prepare", "kv_commit", "op_lat"). */
 const char *trace_osdt_field_name(enum trace_osdt_field f);

@@ -78,7 +78,9 @@ int tracereplay_load(struct replay_trace *tr, const char *const *paths, int n, u
         size_t len = 0;
         if ((rc = trace_slurp(paths[i], &text, &len, err)) < 0)
             break;
-        if (len >= 11 && !strncmp(text, "fio version", 11)) {
+        /* an iolog, or else an op-tracker dump, whose parser names what is wrong with
+           anything else (no other format has what a replay needs) */
+        if (trace_format_sniff(text, len) == &trace_iolog_format) {
             struct trace_iolog log;
             if ((rc = trace_iolog_parse(paths[i], text, len, &log, err)) == 0) {
                 rc = tracereplay_from_iolog(tr, &log, err);
