@@ -1,0 +1,314 @@
+/*
+ * placement.h - Ceph's own data placement: a CRUSH map of straw2 buckets,
+ * crush_do_rule, and the pool layer that turns a PG into its up/acting set.
+ *
+ * The mapping is meant to equal, PG for PG, what Ceph's tools print for the
+ * same map: `crushtool --test --show-mappings` for the CRUSH layer and
+ * `osdmaptool --test-map-pgs-dump` for the pool layer (checked against Ceph
+ * 16.2.15 by tests/test_placement.c on the maps in tests/data/crush/).
+ *
+ * Only what a modern cluster uses is supported: straw2 buckets with the
+ * rjenkins1 hash, Jewel+ tunables (choose_local_fallback_tries 0), replicated
+ * and erasure rules (firstn and indep), device classes with their shadow trees,
+ * per-OSD reweight and primary affinity.  No weight sets (choose_args), no
+ * pg_temp/upmap, no MSR rules: a map that needs them is refused, not mapped
+ * differently.
+ *
+ * Depends only on libc and sim/err.h.
+ */
+#ifndef CEPHSIM_MODELS_CEPH_PLACEMENT_H
+#define CEPHSIM_MODELS_CEPH_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+/* CRUSH_ITEM_NONE: a hole in an indep result or an up set (0x7fffffff). */
+#define PLACEMENT_ITEM_NONE 0x7fffffff
+/* 1.0 in 16.16 fixed point: a device weight, or "in" for an OSD reweight. */
+#define PLACEMENT_WEIGHT_ONE 0x10000
+/* The largest pool size (and rule result) this module maps. */
+#define PLACEMENT_MAX_SIZE 32
+
+/* Bucket algorithms, numbered as in crush.h; only STRAW2 is accepted. */
+enum placement_alg {
+    PLACEMENT_ALG_UNIFORM = 1,
+    PLACEMENT_ALG_LIST = 2,
+    PLACEMENT_ALG_TREE = 3,
+    PLACEMENT_ALG_STRAW = 4,
+    PLACEMENT_ALG_STRAW2 = 5,
+};
+
+/* Rule step opcodes, numbered as in crush.h (enum crush_opcodes). */
+enum placement_op {
+    PLACEMENT_OP_NOOP = 0,
+    PLACEMENT_OP_TAKE = 1,              /* arg1 = item */
+    PLACEMENT_OP_CHOOSE_FIRSTN = 2,     /* arg1 = num, arg2 = type */
+    PLACEMENT_OP_CHOOSE_INDEP = 3,
+    PLACEMENT_OP_EMIT = 4,
+    PLACEMENT_OP_CHOOSELEAF_FIRSTN = 6,
+    PLACEMENT_OP_CHOOSELEAF_INDEP = 7,
+    PLACEMENT_OP_SET_CHOOSE_TRIES = 8,  /* arg1 = value */
+    PLACEMENT_OP_SET_CHOOSELEAF_TRIES = 9,
+    PLACEMENT_OP_SET_CHOOSE_LOCAL_TRIES = 10,
+    PLACEMENT_OP_SET_CHOOSE_LOCAL_FALLBACK_TRIES = 11,
+    PLACEMENT_OP_SET_CHOOSELEAF_VARY_R = 12,
+    PLACEMENT_OP_SET_CHOOSELEAF_STABLE = 13,
+};
+
+/* Rule and pool types (pg_pool_t::TYPE_*). */
+enum placement_pool_type {
+    PLACEMENT_POOL_REPLICATED = 1,
+    PLACEMENT_POOL_ERASURE = 3,
+};
+
+/* pg_pool_t::FLAG_HASHPSPOOL: hash the pool id into the placement seed. */
+#define PLACEMENT_POOL_FLAG_HASHPSPOOL 1ull
+
+/* Failure domain of the rules the builder writes. */
+enum placement_domain {
+    PLACEMENT_DOMAIN_OSD = 0,   /* "choose firstn 0 type osd" */
+    PLACEMENT_DOMAIN_HOST = 1,  /* "chooseleaf firstn 0 type host" */
+    PLACEMENT_DOMAIN_RACK = 3,  /* "chooseleaf firstn 0 type rack" */
+};
+
+struct placement_tunables {
+    uint32_t choose_local_tries;          /* 0 */
+    uint32_t choose_local_fallback_tries; /* 0 (only 0 is supported) */
+    uint32_t choose_total_tries;          /* 50 */
+    uint32_t chooseleaf_descend_once;     /* 1 */
+    uint32_t chooseleaf_vary_r;           /* 1 */
+    uint32_t chooseleaf_stable;           /* 1 */
+    uint32_t straw_calc_version;          /* 1 (straw v1 buckets only; unused) */
+    uint32_t allowed_bucket_algs;         /* 54 */
+};
+
+struct placement_device {
+    char *name;          /* "osd.N"; NULL: no device with this id */
+    int32_t class_id;    /* index into placement_map.classes, -1: no class */
+};
+
+/* a / w as one multiply and shift (placement.c: div_recip). */
+struct placement_recip {
+    uint64_t m;
+    uint32_t shift;
+};
+
+struct placement_bucket {
+    int32_t id;          /* < 0; stored at buckets[-1 - id] */
+    int32_t type;        /* type id (1 host, 3 rack, 11 root ...) */
+    int32_t alg;         /* enum placement_alg (always STRAW2 once added) */
+    int32_t hash;        /* 0: rjenkins1 */
+    uint32_t weight;     /* 16.16, sum of item_weights */
+    uint32_t size;
+    int32_t *items;      /* devices (>= 0) and buckets (< 0) */
+    uint32_t *item_weights;
+    char *name;          /* "host0", or "host0~ssd" for a shadow bucket */
+    int32_t class_id;    /* shadow bucket: its class; -1 for a real bucket */
+    /* private to placement.c: set by placement_map_finalize */
+    struct placement_recip *recip;  /* per item: 1 / item_weights[i] */
+};
+
+struct placement_step {
+    int32_t op;          /* enum placement_op */
+    int32_t arg1, arg2;
+};
+
+struct placement_rule {
+    char *name;          /* NULL: no rule with this id */
+    int32_t ruleset;     /* == rule id on Luminous and later */
+    int32_t type;        /* enum placement_pool_type */
+    int32_t min_size, max_size;  /* Pacific still matches pool size against these */
+    uint32_t n_steps;
+    struct placement_step *steps;
+};
+
+struct placement_name {
+    int32_t id;
+    char *name;
+};
+
+/* crush_ln's two lookup tables, generated by placement_ln_tables_init. */
+struct placement_ln_tables {
+    int64_t rh_lh[258];  /* [2k] ~ 2^48/(1+k/128), [2k+1] ~ 2^48*log2(1+k/128) */
+    int64_t ll[256];     /* ~ 2^48*log2(1+k/2^15) */
+};
+
+/*
+ * A CRUSH map as plain arrays.  Everything is owned by the map: fill it with
+ * the placement_add_* functions (or placement_build, or crushdump.h), then
+ * call placement_map_finalize before mapping.
+ */
+struct placement_map {
+    struct placement_tunables tunables;
+    int32_t max_devices;                 /* devices[0 .. max_devices-1] */
+    struct placement_device *devices;
+    int32_t max_buckets;                 /* buckets[0 .. max_buckets-1], NULL = hole */
+    struct placement_bucket **buckets;
+    int32_t max_rules;                   /* rules[0 .. max_rules-1] */
+    struct placement_rule *rules;
+    uint32_t n_types;
+    struct placement_name *types;        /* type id -> name ("osd", "host", ...) */
+    uint32_t n_classes;
+    struct placement_name *classes;      /* class id -> name ("hdd", "ssd", ...) */
+    struct placement_ln_tables ln;
+    bool finalized;
+};
+
+/* The OSD side of an OSDMap: which OSDs exist and are up, reweight, affinity. */
+struct placement_osds {
+    int32_t max_osd;
+    uint8_t *state;              /* PLACEMENT_OSD_EXISTS | PLACEMENT_OSD_UP */
+    uint32_t *weight;            /* reweight 16.16: 0 = out .. 0x10000 = in */
+    uint32_t *primary_affinity;  /* 16.16, 0x10000 = default; NULL: all default */
+};
+#define PLACEMENT_OSD_EXISTS 1u
+#define PLACEMENT_OSD_UP 2u
+
+/* The pg_pool_t fields placement reads. */
+struct placement_pool {
+    int64_t id;
+    int32_t type;        /* enum placement_pool_type */
+    uint32_t size, min_size;
+    uint32_t pg_num, pgp_num;
+    int32_t crush_rule;
+    uint64_t flags;      /* PLACEMENT_POOL_FLAG_HASHPSPOOL ... */
+    char name[64];
+};
+
+/* One PG's mapping (OSDMap::pg_to_up_acting_osds). */
+struct placement_pg {
+    uint32_t n_up, n_acting;
+    int32_t up[PLACEMENT_MAX_SIZE];      /* PLACEMENT_ITEM_NONE marks an EC hole */
+    int32_t acting[PLACEMENT_MAX_SIZE];
+    int32_t up_primary, acting_primary;  /* -1: none */
+};
+
+/* ---- hashes and fixed-point helpers (exported so tests can pin them) ---- */
+
+/* crush_hash32_rjenkins1_2 (src/crush/hash.c). */
+uint32_t placement_hash32_2(uint32_t a, uint32_t b);
+/* crush_hash32_rjenkins1_3 (src/crush/hash.c). */
+uint32_t placement_hash32_3(uint32_t a, uint32_t b, uint32_t c);
+/* Fill t with crush_ln's tables: formulas, plus the documented errata of Ceph's copy. */
+void placement_ln_tables_init(struct placement_ln_tables *t);
+/* crush_ln (src/crush/mapper.c): 2^44*log2(x+1) in fixed point, for x in [0, 0xffff]. */
+uint64_t placement_ln(const struct placement_ln_tables *t, uint32_t x);
+/* ceph_stable_mod (src/include/rados.h): x mod b, stable while b grows to bmask+1. */
+uint32_t placement_stable_mod(uint32_t x, uint32_t b, uint32_t bmask);
+/* pg_pool_t::calc_pg_masks: (1 << cbits(n - 1)) - 1. */
+uint32_t placement_pg_mask(uint32_t n);
+/* A weight in TiB as `ceph osd crush add` stores it: (int)((float)w * 0x10000). */
+uint32_t placement_weight_from_tib(double tib);
+/* The weight an OSD gives itself at boot: its size in TiB printed "%.4f", then as above. */
+uint32_t placement_weight_from_bytes(uint64_t bytes);
+
+/* ---- building a map by hand ---- */
+
+/* Empty map with the Jewel+ tunables and the ln tables; no types, devices or buckets. */
+void placement_map_init(struct placement_map *m);
+/* Free everything the map owns; m is left empty (placement_map_init state is not restored). */
+void placement_map_fini(struct placement_map *m);
+/* Name type id (0 = the device type). */
+int placement_add_type(struct placement_map *m, int32_t id, const char *name, struct sim_err *err);
+/* Return the id of device class name, creating it (ids 0, 1, ... in creation order). */
+int32_t placement_class_id(struct placement_map *m, const char *name);
+/* Add device id named name (NULL: "osd.<id>") with class cls (NULL: none). */
+int placement_add_device(struct placement_map *m, int32_t id, const char *name, const char *cls,
+                         struct sim_err *err);
+/*
+ * Add bucket id (< 0) with n items and their 16.16 weights; alg must be
+ * PLACEMENT_ALG_STRAW2 and hash 0, else the error names the bucket.  A name of
+ * the form "x~cls" marks a shadow bucket of class cls.  The bucket weight is
+ * the sum of the item weights.
+ */
+int placement_add_bucket(struct placement_map *m, int32_t id, const char *name, int32_t type,
+                         int32_t alg, int32_t hash, uint32_t n, const int32_t *items,
+                         const uint32_t *weights, struct sim_err *err);
+/* Add rule id with its steps (copied). */
+int placement_add_rule(struct placement_map *m, int32_t id, const char *name, int32_t type,
+                       int32_t min_size, int32_t max_size, uint32_t n_steps,
+                       const struct placement_step *steps, struct sim_err *err);
+/* Check references (items, take targets, types) and tunables; required before mapping. */
+int placement_map_finalize(struct placement_map *m, struct sim_err *err);
+/* The bucket with this id, or NULL. */
+const struct placement_bucket *placement_bucket_get(const struct placement_map *m, int32_t id);
+/* Id of the bucket or device named name; 0 with *found false when there is none. */
+int32_t placement_item_id(const struct placement_map *m, const char *name, bool *found);
+/* Id of the rule named name, or -ENOENT. */
+int placement_rule_id(const struct placement_map *m, const char *name);
+
+/* ---- building a map the way a Ceph cluster would have it ---- */
+
+struct placement_build_spec {
+    uint32_t racks;              /* 0: hosts sit directly under root "default" */
+    uint32_t hosts;              /* hosts in all; with racks, host h is in rack h % racks */
+    uint32_t osds_per_host;      /* OSD ids are host-major: host h has h*n .. h*n+n-1 */
+    const double *weight_tib;    /* per OSD, NULL: all 1.0 (as crushtool --build) */
+    const uint32_t *weight;      /* per OSD 16.16, overrides weight_tib when not NULL */
+    const char *const *osd_class;/* per OSD class name or NULL; NULL array: no classes */
+    int32_t domain;              /* enum placement_domain of the rules */
+    const char *rule_class;      /* also write a rule taking only this class, or NULL */
+};
+
+/*
+ * Build into an initialized, empty m exactly the map a Pacific monitor ends
+ * up with when the OSDs of spec boot in id order: the monitor's initial map
+ * (types, root "default" = -1, rule 0 "replicated_rule"), then for each OSD
+ * `osd crush set-device-class` (if it has a class) and `osd crush
+ * create-or-move` to host=hostH [rack=rackR] root=default, each of which
+ * allocates bucket ids (real and shadow) as CrushWrapper does.  With
+ * rule_class, rule 1 "replicated_<class>" is added last, as by
+ * `osd crush rule create-replicated`.  *rule (may be NULL) gets the id of the
+ * rule a pool should use (1 with rule_class, else 0).  The map is finalized.
+ */
+int placement_build(struct placement_map *m, const struct placement_build_spec *spec,
+                    int32_t *rule, struct sim_err *err);
+
+/* ---- mapping ---- */
+
+/*
+ * crush_do_rule: map input x through rule ruleno into result[0..result_max-1]
+ * with per-device reweights weight[0..weight_max-1] (16.16; a device at or
+ * past weight_max is out).  Returns the result length (0 for a bad rule).
+ */
+int placement_do_rule(const struct placement_map *m, int32_t ruleno, uint32_t x, int32_t *result,
+                      int result_max, const uint32_t *weight, int32_t weight_max);
+
+/* Size osds for max_osd OSDs, all existing, up and in, default affinity. */
+void placement_osds_init(struct placement_osds *osds, int32_t max_osd);
+/* Free what placement_osds_init allocated. */
+void placement_osds_fini(struct placement_osds *osds);
+
+/* A replicated pool as `ceph osd pool create` makes it: hashpspool, pgp_num = pg_num. */
+void placement_pool_init(struct placement_pool *pool, int64_t id, uint32_t size, uint32_t pg_num,
+                         int32_t crush_rule);
+/* pg_pool_t::raw_pg_to_pps: the CRUSH input x of PG ps of the pool. */
+uint32_t placement_pool_pps(const struct placement_pool *pool, uint32_t ps);
+/* Check that pool can be mapped on m (rule exists, size <= PLACEMENT_MAX_SIZE ...). */
+int placement_pool_check(const struct placement_map *m, const struct placement_pool *pool,
+                         struct sim_err *err);
+
+/*
+ * OSDMap::_pg_to_up_acting_osds for PG ps of pool (no pg_temp or upmap):
+ * crush_do_rule on the pool's rule (matched on type and size as Pacific's
+ * find_rule does), drop nonexistent OSDs, then down OSDs (a replicated pool
+ * shifts left, an EC pool leaves PLACEMENT_ITEM_NONE), then primary affinity.
+ * acting equals up.
+ */
+void placement_pg_map(const struct placement_map *m, const struct placement_osds *osds,
+                      const struct placement_pool *pool, uint32_t ps, struct placement_pg *out);
+
+/*
+ * Map every PG of pool: acting[ps * pool->size + i] for i < pool->size,
+ * padded with -1 past each PG's acting set (a replicated PG with too few up
+ * OSDs is shorter); primary[ps] (may be NULL) gets the acting primary.
+ * O(pg_num x size) time, no memory beyond the caller's arrays.
+ */
+int placement_map_pool(const struct placement_map *m, const struct placement_osds *osds,
+                       const struct placement_pool *pool, int32_t *acting, int32_t *primary,
+                       struct sim_err *err);
+
+#endif
