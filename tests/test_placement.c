@@ -29,7 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster-internal.h"
 #include "crushdump.h"
+#include "scenario.h"
 #include "placement.h"
 
 #define DATA "tests/data/crush/"
@@ -460,6 +462,112 @@ static void seed_cluster_counts(void **state)
     placement_map_fini(&m);
 }
 
+/* The cluster model places its PGs through this module: the seed cluster (3
+   hosts x 10 PM983, size 3, 1024 PGs) has, PG for PG, the acting sets
+   osdmaptool prints for the same map (pool id 1, as in the reference). */
+static void cluster_uses_crush(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"cluster\": {\"hosts\": 3, \"osds_per_host\": 10, \"nvme\": \"pm983\"},"
+        " \"pool\": {\"size\": 3, \"pg_num\": 1024},"
+        " \"clients\": {\"jobs\": \"[w]\\nioengine=rbd\\nrw=randwrite\\nbs=4k\\n\"},"
+        " \"sim\": {\"duration_s\": 0.01, \"warmup_s\": 0}}";
+    struct scenario sc;
+    struct sim_err err = {0};
+    if (scenario_load(&sc, NULL, json, "seed.json", NULL, 0, &err) < 0)
+        fail_msg("%s", err.msg);
+    struct cluster_spec spec;
+    assert_int_equal(scenario_to_spec(&sc, 0, &spec, &err), 0);
+    spec.pool_id = 1;
+    struct cluster *c = cluster_create(&spec, &err);
+    if (!c)
+        fail_msg("%s", err.msg);
+    FILE *fp = fopen(DATA "h3x10.pool1.txt", "r");
+    assert_non_null(fp);
+    char line[256];
+    uint32_t seen = 0, primaries[30] = {0};
+    while (fgets(line, sizeof line, fp)) {
+        unsigned ps, a, b, d;
+        int pri;
+        if (sscanf(line, "1.%x\t[%u,%u,%u]\t%d", &ps, &a, &b, &d, &pri) != 5)
+            continue;
+        const uint32_t *acting = cluster_acting(c, ps);
+        if (acting[0] != a || acting[1] != b || acting[2] != d)
+            fail_msg("PG 1.%x: cluster [%u,%u,%u], osdmaptool [%u,%u,%u]", ps, acting[0], acting[1], acting[2], a, b,
+                     d);
+        primaries[acting[0]]++;
+        seen++;
+    }
+    fclose(fp);
+    assert_int_equal(seen, 1024);
+    /* no OSD is primary for much more than its share (the old hash gave osd.0 2.4x) */
+    for (int i = 0; i < 30; i++)
+        assert_true(primaries[i] < 1024 / 30 * 1.5);
+    cluster_destroy(c);
+    scenario_free(&sc);
+}
+
+/* A user's own map (cluster.crush_map = `ceph osd crush dump` JSON, with the
+   pool's id, pg_num and crush_rule as `ceph osd pool ls detail` prints them):
+   the simulated cluster's acting sets equal osdmaptool's on that map. */
+static void check_cluster_on_dump(const char *name, int pool_id, int pg_num, int rule, const char *ref)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"cluster\": {\"crush_map\": \"%s%s.crush.json\", \"nvme\": \"pm983\", \"client_hosts\": 1},"
+             " \"pool\": {\"size\": 3, \"pg_num\": %d, \"id\": %d, \"crush_rule\": %d},"
+             " \"clients\": {\"jobs\": \"[w]\\nioengine=rbd\\nrw=randwrite\\nbs=4k\\n\"},"
+             " \"sim\": {\"duration_s\": 0.01, \"warmup_s\": 0}}",
+             DATA, name, pg_num, pool_id, rule);
+    struct scenario sc;
+    struct sim_err err = {0};
+    if (scenario_load(&sc, NULL, json, "user.json", NULL, 0, &err) < 0)
+        fail_msg("%s", err.msg);
+    struct cluster_spec spec;
+    assert_int_equal(scenario_to_spec(&sc, 0, &spec, &err), 0);
+    struct cluster *c = cluster_create(&spec, &err);
+    if (!c)
+        fail_msg("%s: %s", name, err.msg);
+    FILE *fp = fopen(ref, "r");
+    assert_non_null(fp);
+    char line[256], want[64], got[64];
+    int seen = 0;
+    while (fgets(line, sizeof line, fp)) {
+        unsigned pool, ps;
+        char set[64];
+        if (sscanf(line, "%u.%x\t%63s", &pool, &ps, set) != 3 || (int)pool != pool_id)
+            continue;
+        const uint32_t *acting = cluster_acting(c, ps);
+        snprintf(got, sizeof got, "[%u,%u,%u]", acting[0], acting[1], acting[2]);
+        snprintf(want, sizeof want, "%s", set);
+        if (strcmp(got, want))
+            fail_msg("%s PG %d.%x: cluster %s, osdmaptool %s", name, pool_id, ps, got, want);
+        seen++;
+    }
+    fclose(fp);
+    assert_int_equal(seen, pg_num);
+    cluster_destroy(c);
+    scenario_free(&sc);
+}
+
+static void cluster_reads_crush_dump(void **state)
+{
+    (void)state;
+    /* the references with no OSD marked out (the model runs every OSD in) */
+    check_cluster_on_dump("h3x10", 1, 1024, 0, DATA "h3x10.pool1.txt");
+    check_cluster_on_dump("unequal", 1, 1024, 0, DATA "unequal.pool1.txt");
+    /* a map the model cannot run is refused with the file and the path */
+    struct scenario sc;
+    struct sim_err err = {0};
+    assert_true(scenario_load(&sc, NULL,
+                              "{\"cluster\": {\"crush_map\": \"/nonexistent/crush.json\"},"
+                              " \"clients\": {\"jobs\": \"[w]\\nioengine=rbd\\n\"}}",
+                              "user.json", NULL, 0, &err) < 0);
+    assert_non_null(strstr(err.msg, "user.json: cluster.crush_map: "));
+    assert_non_null(strstr(err.msg, "/nonexistent/crush.json"));
+}
+
 /* ------------------------------------------------------------- builder */
 
 /* Buckets, devices and the first n_rules rules of a and b are the same. */
@@ -873,6 +981,8 @@ int main(void)
         cmocka_unit_test(crushtool_mappings),
         cmocka_unit_test(osdmaptool_pgs),
         cmocka_unit_test(seed_cluster_counts),
+        cmocka_unit_test(cluster_uses_crush),
+        cmocka_unit_test(cluster_reads_crush_dump),
         cmocka_unit_test(builder_equals_monitor),
         cmocka_unit_test(speed_1000_osds),
         cmocka_unit_test(dump_errors_name_the_path),

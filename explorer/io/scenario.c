@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crushdump.h"
 #include "files.h"
 #include "jsonu.h"
 #include "paramjson.h"
@@ -44,6 +45,9 @@ const struct param_def scenario_cluster_params[] = {
      "cpufreq governor (default: the CPU profile's default_governor)"},
     {"failure_domain", PARAM_ENUM, CL(failure_domain), 0, 0, 0, NULL, failure_domain_names, NULL,
      "replicas on distinct hosts or distinct OSDs (osd_crush_chooseleaf_type)"},
+    {"crush_map", PARAM_STRING, CL(crush_map), 0, 0, 0, "", NULL, NULL,
+     "a real cluster's CRUSH map, `ceph osd crush dump --format json` (relative to the scenario): its hosts, "
+     "OSDs, weights, classes and rules replace hosts, osds_per_host and failure_domain"},
     PARAM_END,
 };
 
@@ -51,6 +55,10 @@ const struct param_def scenario_pool_params[] = {
     {"size", PARAM_INT, PO(size), 1, 10, 3, NULL, NULL, "count", "replicas (osd_pool_default_size 3)"},
     {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count", "osd_pool_default_min_size 2 (no effect without failures)"},
     {"pg_num", PARAM_INT, PO(pg_num), 1, 65536, 256, NULL, NULL, "count", "placement groups of the pool"},
+    {"id", PARAM_INT, PO(id), 1, 2147483647, 2, NULL, NULL, NULL,
+     "pool id (`ceph osd pool ls detail`): it seeds placement; 2 = the first pool created on Pacific+"},
+    {"crush_rule", PARAM_INT, PO(crush_rule), -1, 255, -1, NULL, NULL, NULL,
+     "the pool's CRUSH rule id (with cluster.crush_map; -1: rule 0, replicated_rule)"},
     PARAM_END,
 };
 
@@ -304,6 +312,63 @@ static const char *profile_ref(const struct scenario *sc, const char *key, const
     return buf;
 }
 
+/*
+ * cluster.crush_map: a real cluster's map.  Its OSDs (ids 0..N-1, each in one
+ * bucket of type "host") become the cluster's OSDs on its hosts; hosts and
+ * osds_per_host (the mean, for messages) follow from it.
+ */
+static int load_crush_map(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
+{
+    if (!sc->cluster.crush_map[0])
+        return 0;
+    char ref[2048];
+    const char *path = profile_ref(sc, "cluster.crush_map", sc->cluster.crush_map, sets, n_sets, ref, sizeof ref);
+    struct sim_err e2 = {0};
+    sc->crush = sim_xcalloc(1, sizeof *sc->crush);
+    placement_map_init(sc->crush);
+    int rc = crushdump_load_crush(path, sc->crush, &e2);
+    if (rc < 0)
+        return value_error(sc, rc, "cluster.crush_map", sets, n_sets, e2.msg, err);
+    const struct placement_map *m = sc->crush;
+    int32_t host_type = -1;
+    for (uint32_t t = 0; t < m->n_types; t++)
+        if (!strcmp(m->types[t].name, "host"))
+            host_type = m->types[t].id;
+    uint32_t n = 0;
+    for (int32_t d = 0; d < m->max_devices; d++)
+        if (m->devices[d].name)
+            n = (uint32_t)d + 1;
+    if (n == 0 || host_type < 0)
+        return value_error(sc, -EINVAL, "cluster.crush_map", sets, n_sets, "no OSDs under buckets of type host",
+                           err);
+    sc->osd_host = sim_xcalloc(n, sizeof *sc->osd_host);
+    for (uint32_t d = 0; d < n; d++)
+        sc->osd_host[d] = UINT32_MAX;
+    uint32_t hosts = 0;
+    for (int32_t b = 0; b < m->max_buckets; b++) {
+        const struct placement_bucket *bk = m->buckets[b];
+        if (!bk || bk->type != host_type || bk->class_id >= 0) /* real host buckets, not shadows */
+            continue;
+        for (uint32_t i = 0; i < bk->size; i++)
+            if (bk->items[i] >= 0 && (uint32_t)bk->items[i] < n)
+                sc->osd_host[bk->items[i]] = hosts;
+        hosts++;
+    }
+    for (uint32_t d = 0; d < n; d++)
+        if (sc->osd_host[d] == UINT32_MAX) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "osd.%u is in no host bucket (or ids have gaps): the model needs OSD ids "
+                     "0..%u each on a host", d, n - 1);
+            return value_error(sc, -EINVAL, "cluster.crush_map", sets, n_sets, msg, err);
+        }
+    if (hosts > 1000)
+        return value_error(sc, -EINVAL, "cluster.crush_map", sets, n_sets, "more than 1000 hosts", err);
+    sc->n_osds = n;
+    sc->cluster.hosts = hosts;
+    sc->cluster.osds_per_host = (n + hosts - 1) / hosts;
+    return 0;
+}
+
 static int load_profiles(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
 {
     char dir[1024], ref[2048];
@@ -468,6 +533,10 @@ static int check_cstate(const struct scenario *sc, struct sim_err *err)
 
 void scenario_free(struct scenario *sc)
 {
+    if (sc->crush)
+        placement_map_fini(sc->crush);
+    free(sc->crush);
+    free(sc->osd_host);
     fiojob_free(&sc->jobs);
     cJSON_Delete(sc->json);
     memset(sc, 0, sizeof *sc);
@@ -539,6 +608,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                       (long long)sc->pool.min_size, (long long)sc->pool.size);
         goto fail;
     }
+    if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
+        goto fail;
     if ((rc = load_profiles(sc, sets, n_sets, err)) < 0)
         goto fail;
     if (sc->cluster.governor && !hwprofile_cpu_governor(&sc->cpu, sc->cluster.governor - 1)) {
@@ -706,6 +777,14 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
     spec->pg_num = (uint32_t)sc->pool.pg_num;
     spec->failure_domain_host = sc->cluster.failure_domain == 0;
+    spec->device_bytes = (uint64_t)llround(sc->nvme.capacity_gb * 1e9);
+    spec->pool_id = sc->pool.id;
+    if (sc->crush) {
+        spec->crush = sc->crush;
+        spec->crush_rule = sc->pool.crush_rule < 0 ? 0 : (int32_t)sc->pool.crush_rule;
+        spec->n_osds = sc->n_osds;
+        spec->osd_host = sc->osd_host;
+    }
     struct image_spec *im = &spec->image;
     im->kind = sc->image.kind;
     im->guard = sc->image.guard ? sc->image.guard - 1

@@ -36,10 +36,12 @@ struct scenario_cluster {
     char max_cstate[PARAM_STR_MAX]; /* "C1", "C2", "C6", "POLL", or "deepest" */
     int governor;                   /* index in scenario_governor_names; 0 = profile default */
     int failure_domain;             /* 0 host, 1 osd */
+    char crush_map[PARAM_STR_MAX];  /* `ceph osd crush dump --format json` of a real cluster, or "" */
 };
 
 struct scenario_pool {
     int64_t size, min_size, pg_num;
+    int64_t id, crush_rule;         /* pg_pool_t id; crush_rule (-1: the map's rule 0) */
 };
 
 struct scenario_image {
@@ -72,6 +74,9 @@ struct scenario {
     struct hw_nic nic;
     struct hw_switch sw;
     struct fio_jobfile jobs;
+    struct placement_map *crush;  /* owned: cluster.crush_map as read, or NULL */
+    uint32_t *osd_host;     /* owned with crush: the host index of each OSD id */
+    uint32_t n_osds;        /* with crush: OSD ids 0..n_osds-1 */
     cJSON *json;            /* the file's JSON with --set applied (owned) */
 };
 

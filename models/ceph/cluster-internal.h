@@ -31,6 +31,7 @@ struct cluster {
     struct osd *osds;
     uint32_t n_osds;
     uint32_t *acting;               /* pg_num x pool_size OSD ids, primary first */
+    uint32_t *pg_local;             /* pg_num x pool_size: the PG's index in that OSD's pgs */
     struct image image, parent;
     struct client *clients;
     uint32_t n_clients;
@@ -49,6 +50,8 @@ struct cluster {
 
 /* cluster.c */
 const uint32_t *cluster_acting(const struct cluster *c, uint32_t pg);
+/* The index of PG pg in OSD osd's local PGs (osd must be in its acting set). */
+uint32_t cluster_pg_local(const struct cluster *c, uint32_t pg, uint32_t osd);
 /* "waiting for subops from 1,2" with the PG's replica ids (an interned string). */
 const char *cluster_subops_event(const struct cluster *c, uint32_t pg);
 uint32_t cluster_object_pg(const struct cluster *c, const struct image *img, uint64_t objno);

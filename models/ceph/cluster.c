@@ -2,10 +2,8 @@
  * cluster.c - builds a cluster from its spec, places PGs and objects, runs
  * warm-up and measurement, and exposes the results.
  *
- * Placement stands in for CRUSH (straw2 with equal weights): each PG ranks
- * the failure domains (hosts, or OSDs when there are too few hosts, like
- * osd_crush_chooseleaf_type 0) by a hash of (pgid, domain) and takes the top
- * pool.size; the primary is the first.  Objects map to PGs as Ceph maps
+ * Placement is Ceph's own (place_pgs: CRUSH through placement.c, equal to
+ * crushtool and osdmaptool PG for PG).  Objects map to PGs as Ceph maps
  * them: ceph_str_hash_rjenkins of the name (rbd_data.<id>.<objno>), then
  * ceph_stable_mod by pg_num (pg_pool_t::raw_hash_to_pg), so the PG ids in
  * the dumps are the ones a tool would compute from the object names.
@@ -36,6 +34,16 @@ const uint32_t *cluster_acting(const struct cluster *c, uint32_t pg)
     return &c->acting[(size_t)pg * c->spec.pool_size];
 }
 
+uint32_t cluster_pg_local(const struct cluster *c, uint32_t pg, uint32_t osd)
+{
+    const uint32_t *acting = cluster_acting(c, pg);
+    for (uint32_t r = 0; r < c->spec.pool_size; r++)
+        if (acting[r] == osd)
+            return c->pg_local[(size_t)pg * c->spec.pool_size + r];
+    SIM_ASSERT(!"the OSD is not in the PG's acting set");
+    return 0;
+}
+
 const char *cluster_subops_event(const struct cluster *c, uint32_t pg)
 {
     return c->subops_event[pg];
@@ -57,47 +65,14 @@ uint32_t cluster_object_pg(const struct cluster *c, const struct image *img, uin
     return name_pg(c, name);
 }
 
-/* Rank candidates by hash(pg, candidate), highest first (straw2 with equal weights). */
-static void place_pgs(struct cluster *c)
+/* The "waiting for subops from 1,2" event of each PG: Ceph prints the replicas
+   as a sorted set. */
+static void subops_events(struct cluster *c)
 {
-    const struct cluster_spec *sp = &c->spec;
-    uint32_t size = sp->pool_size, n_osd_hosts = sp->hosts;
-    c->acting = sim_xcalloc((size_t)sp->pg_num * size, sizeof *c->acting);
-    c->subops_event = sim_xcalloc(sp->pg_num, sizeof *c->subops_event);
-    bool by_host = sp->failure_domain_host && n_osd_hosts >= size;
-    uint32_t n_dom = by_host ? n_osd_hosts : c->n_osds;
-    uint64_t *score = sim_xcalloc(n_dom, sizeof *score);
-    uint8_t *taken = sim_xcalloc(n_dom, 1);
-    for (uint32_t pg = 0; pg < sp->pg_num; pg++) {
-        memset(taken, 0, n_dom);
-        for (uint32_t d = 0; d < n_dom; d++)
-            score[d] = sim_fmix64(((uint64_t)pg << 32) ^ (d * 0x9E3779B97F4A7C15ull));
-        uint32_t *acting = &c->acting[(size_t)pg * size];
-        for (uint32_t r = 0; r < size; r++) {
-            uint32_t best = UINT32_MAX;
-            for (uint32_t d = 0; d < n_dom; d++)
-                if (!taken[d] && (best == UINT32_MAX || score[d] > score[best]))
-                    best = d;
-            taken[best] = 1;
-            if (by_host) {
-                /* the host's OSD with the highest straw */
-                uint32_t first = best * sp->osds_per_host, pick = first;
-                uint64_t top = 0;
-                for (uint32_t k = 0; k < sp->osds_per_host; k++) {
-                    uint64_t h = sim_fmix64(((uint64_t)pg << 32) ^ ((first + k) * 0xC2B2AE3D27D4EB4Full));
-                    if (k == 0 || h > top) {
-                        top = h;
-                        pick = first + k;
-                    }
-                }
-                acting[r] = pick;
-            } else {
-                acting[r] = best;
-            }
-        }
-        /* Ceph prints the replicas as a sorted set ("waiting for subops from 1,2") */
-        uint32_t rep[16];
-        SIM_ASSERT(size - 1 <= 16); /* pool.size is at most 10 */
+    uint32_t size = c->spec.pool_size;
+    for (uint32_t pg = 0; pg < c->spec.pg_num; pg++) {
+        const uint32_t *acting = cluster_acting(c, pg);
+        uint32_t rep[PLACEMENT_MAX_SIZE];
         uint32_t nr = size - 1;
         for (uint32_t r = 0; r < nr; r++)
             rep[r] = acting[r + 1];
@@ -112,8 +87,69 @@ static void place_pgs(struct cluster *c)
             n += snprintf(c->subops_event[pg] + n, sizeof c->subops_event[pg] - (size_t)n, "%s%u",
                           r ? "," : "", rep[r]);
     }
-    free(score);
-    free(taken);
+}
+
+/*
+ * OSDMap::pg_to_up_acting_osds for every PG of the pool, through CRUSH
+ * (placement.c: straw2, Jewel tunables, the pool's pps).  Without a user's
+ * map, the map is the one a fresh cluster builds as its OSDs boot: root
+ * "default", one host bucket per host, each OSD weighted by its device size
+ * (osd_crush_initial_weight), rule 0 "replicated_rule" choosing leaves of
+ * type host, or of type osd for failure_domain osd (or when there are fewer
+ * hosts than replicas, like osd_crush_chooseleaf_type 0 on a one-host lab).
+ */
+static int place_pgs(struct cluster *c, struct sim_err *err)
+{
+    const struct cluster_spec *sp = &c->spec;
+    uint32_t size = sp->pool_size;
+    if (size > PLACEMENT_MAX_SIZE)
+        return sim_errf(err, -EINVAL, "pool.size: at most %d replicas", PLACEMENT_MAX_SIZE);
+    struct placement_map built;
+    const struct placement_map *m = sp->crush;
+    int32_t rule = sp->crush_rule;
+    int rc = 0;
+    if (!m) {
+        placement_map_init(&built);
+        uint32_t w = placement_weight_from_bytes(sp->device_bytes ? sp->device_bytes : (1ull << 40));
+        uint32_t *weights = sim_xcalloc(c->n_osds, sizeof *weights);
+        for (uint32_t i = 0; i < c->n_osds; i++)
+            weights[i] = w;
+        bool by_host = sp->failure_domain_host && sp->hosts >= size;
+        struct placement_build_spec bs = {.hosts = sp->hosts, .osds_per_host = sp->osds_per_host,
+                                          .weight = weights,
+                                          .domain = by_host ? PLACEMENT_DOMAIN_HOST : PLACEMENT_DOMAIN_OSD};
+        rc = placement_build(&built, &bs, &rule, err);
+        free(weights);
+        if (rc < 0) {
+            placement_map_fini(&built);
+            return rc;
+        }
+        m = &built;
+    }
+    struct placement_osds osds;
+    placement_osds_init(&osds, (int32_t)c->n_osds);
+    struct placement_pool pool;
+    placement_pool_init(&pool, sp->pool_id ? sp->pool_id : 2, size, sp->pg_num, rule);
+    int32_t *acting = sim_xcalloc((size_t)sp->pg_num * size, sizeof *acting);
+    if ((rc = placement_pool_check(m, &pool, err)) == 0)
+        rc = placement_map_pool(m, &osds, &pool, acting, NULL, err);
+    c->acting = sim_xcalloc((size_t)sp->pg_num * size, sizeof *c->acting);
+    for (size_t i = 0; rc == 0 && i < (size_t)sp->pg_num * size; i++) {
+        if (acting[i] < 0 || (uint32_t)acting[i] >= c->n_osds)
+            rc = sim_errf(err, -EINVAL, "pool.size: PG %" PRId64 ".%zx maps to fewer than %u OSDs through CRUSH "
+                          "rule %d (too few failure domains)", pool.id, i / size, size, rule);
+        else
+            c->acting[i] = (uint32_t)acting[i];
+    }
+    free(acting);
+    placement_osds_fini(&osds);
+    if (!sp->crush)
+        placement_map_fini(&built);
+    if (rc < 0)
+        return rc;
+    c->subops_event = sim_xcalloc(sp->pg_num, sizeof *c->subops_event);
+    subops_events(c);
+    return 0;
 }
 
 static void image_init(struct cluster *c, struct image *img, const struct image_spec *spec,
@@ -144,6 +180,7 @@ static void image_init(struct cluster *c, struct image *img, const struct image_
 static void image_fini(struct image *img)
 {
     free(img->obj);
+    img->obj = NULL;
 }
 
 /* Log entries gathered per stage cost CPU on every stage (debug_* levels). */
@@ -161,9 +198,14 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
         sim_errf(err, -EINVAL, "cluster: hosts, osds_per_host, pool.size and pool.pg_num must be >= 1");
         return NULL;
     }
-    if (spec->pool_size > spec->hosts * spec->osds_per_host) {
+    uint32_t n_osds = spec->crush ? spec->n_osds : spec->hosts * spec->osds_per_host;
+    if (spec->pool_size > n_osds) {
         sim_errf(err, -EINVAL, "pool.size: %u replicas need at least %u OSDs (the cluster has %u)",
-                 spec->pool_size, spec->pool_size, spec->hosts * spec->osds_per_host);
+                 spec->pool_size, spec->pool_size, n_osds);
+        return NULL;
+    }
+    if (spec->crush && !spec->osd_host) {
+        sim_errf(err, -EINVAL, "cluster: a CRUSH map needs the host of every OSD");
         return NULL;
     }
     if (!spec->jobs.jobs || spec->jobs.n_jobs < 1) {
@@ -189,11 +231,26 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     }
     net_init(&c->net, c->s, &spec->net, c->n_hosts);
 
-    c->n_osds = spec->hosts * spec->osds_per_host;
-    place_pgs(c);
+    c->n_osds = n_osds;
+    if (place_pgs(c, err) < 0) {
+        c->n_osds = 0;
+        cluster_destroy(c);
+        return NULL;
+    }
+    /* each OSD's PGs in one pass over the acting sets: O(pg_num x size) */
+    uint32_t *n_local = sim_xcalloc(c->n_osds, sizeof *n_local);
+    for (size_t i = 0; i < (size_t)spec->pg_num * spec->pool_size; i++)
+        n_local[c->acting[i]]++;
     c->osds = sim_xcalloc(c->n_osds, sizeof *c->osds);
     for (uint32_t i = 0; i < c->n_osds; i++)
-        osd_init(&c->osds[i], c, i, i / spec->osds_per_host);
+        osd_init(&c->osds[i], c, i, spec->crush ? spec->osd_host[i] : i / spec->osds_per_host, n_local[i]);
+    free(n_local);
+    c->pg_local = sim_xcalloc((size_t)spec->pg_num * spec->pool_size, sizeof *c->pg_local);
+    for (uint32_t pg = 0; pg < spec->pg_num; pg++)
+        for (uint32_t r = 0; r < spec->pool_size; r++) {
+            size_t k = (size_t)pg * spec->pool_size + r;
+            c->pg_local[k] = osd_add_pg(&c->osds[c->acting[k]], pg, r == 0);
+        }
 
     gsl_rng *img_rng = sim_rng(c->s, "image", 0, "copied_up");
     if (spec->image.kind == IMAGE_CLONE) {
@@ -271,6 +328,7 @@ void cluster_destroy(struct cluster *c)
     net_fini(&c->net);
     free(c->hosts);
     free(c->acting);
+    free(c->pg_local);
     free(c->subops_event);
     free(c->results);
     pool_fini(&c->op_pool);

@@ -18,6 +18,7 @@
 #include "nvme.h"
 #include "optracker.h"
 #include "perfcounters.h"
+#include "placement.h"
 #include "workload.h"
 
 enum image_kind { IMAGE_PLAIN, IMAGE_CLONE, IMAGE_FLATTENED };
@@ -53,6 +54,17 @@ struct cluster_spec {
     struct net_params net;
     uint32_t pool_size, pool_min_size, pg_num;
     bool failure_domain_host;       /* replicas on distinct hosts (else distinct OSDs) */
+    uint64_t device_bytes;          /* each OSD's device size: its CRUSH weight (osd_crush_initial_weight,
+                                       default: the size in TiB) */
+    int64_t pool_id;                /* pg_pool_t id (0 = 2: the first pool a user creates on Pacific+,
+                                       after device_health_metrics = 1); it seeds placement */
+    /* A real cluster's CRUSH map (ceph osd crush dump), borrowed; NULL = the map a
+       fresh cluster of hosts x osds_per_host builds (placement_build).  With it,
+       osd_host (borrowed, per OSD id) says which host runs each OSD. */
+    const struct placement_map *crush;
+    int32_t crush_rule;             /* with crush: the pool's crush_rule */
+    uint32_t n_osds;                /* with crush: OSD ids 0..n_osds-1 */
+    const uint32_t *osd_host;
     struct image_spec image;
     struct ceph_options ceph;
     struct stage_costs cost;

@@ -78,8 +78,7 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
     memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev));
     op->kind = kind;
     op->osd = o;
-    SIM_ASSERT(o->pg_index[pgid] >= 0);
-    op->pg = &o->pgs[o->pg_index[pgid]];
+    op->pg = &o->pgs[cluster_pg_local(o->c, pgid, o->id)];
     op->txc.owner = op;
     return op;
 }
@@ -583,7 +582,7 @@ void osd_txc_committed(void *osd, void *owner)
 
 /* ---- set-up ---- */
 
-void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
+void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint32_t n_pgs)
 {
     memset(o, 0, sizeof *o);
     o->c = c;
@@ -605,28 +604,23 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host)
                   (uint64_t)opt->osd_client_message_size_cap);
     optracker_init(&o->tracker, (uint32_t)opt->osd_op_history_size,
                    (sim_time_t)(opt->osd_op_history_duration * 1e9));
-    /* the PGs this OSD is in the acting set of */
-    o->pg_index = sim_xcalloc(c->spec.pg_num, sizeof *o->pg_index);
-    o->pgs = sim_xcalloc(c->spec.pg_num, sizeof *o->pgs);
-    for (uint32_t pg = 0; pg < c->spec.pg_num; pg++) {
-        o->pg_index[pg] = -1;
-        const uint32_t *acting = cluster_acting(c, pg);
-        for (uint32_t r = 0; r < c->spec.pool_size; r++) {
-            if (acting[r] != id)
-                continue;
-            struct pg_local *p = &o->pgs[o->n_pgs];
-            p->pgid = pg;
-            p->shard = pg % o->n_shards; /* spg_t::hash_to_shard */
-            p->primary = r == 0;
-            mutexq_init(&p->lock);
-            o->pg_index[pg] = (int32_t)o->n_pgs++;
-            o->perf.numpg++;
-            if (r == 0)
-                o->perf.numpg_primary++;
-            else
-                o->perf.numpg_replica++;
-        }
-    }
+    /* its PGs come through osd_add_pg, n_pgs of them */
+    o->pgs = sim_xcalloc(n_pgs ? n_pgs : 1, sizeof *o->pgs);
+}
+
+uint32_t osd_add_pg(struct osd *o, uint32_t pg, bool primary)
+{
+    struct pg_local *p = &o->pgs[o->n_pgs];
+    p->pgid = pg;
+    p->shard = pg % o->n_shards; /* spg_t::hash_to_shard */
+    p->primary = primary;
+    mutexq_init(&p->lock);
+    o->perf.numpg++;
+    if (primary)
+        o->perf.numpg_primary++;
+    else
+        o->perf.numpg_replica++;
+    return o->n_pgs++;
 }
 
 void osd_fini(struct osd *o)
@@ -636,7 +630,6 @@ void osd_fini(struct osd *o)
     o->backend->fini_threads(o);
     optracker_fini(&o->tracker);
     free(o->pgs);
-    free(o->pg_index);
 }
 
 void osd_reset_stats(struct osd *o)

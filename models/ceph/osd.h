@@ -71,7 +71,6 @@ struct osd {
     void *store;                    /* store_ops->create(...) */
     struct throttle client_msgs;    /* osd_client_message_cap / _size_cap */
     struct pg_local *pgs;           /* local PGs */
-    int32_t *pg_index;              /* pgid -> index in pgs, or -1 */
     uint32_t n_pgs;
     struct optracker tracker;
     struct osd_perf perf;
@@ -96,7 +95,10 @@ extern const struct osd_backend_ops osd_backend_classic, osd_backend_crimson;
 /* The backend a release runs: Crimson for "crimson", else the classic OSD. */
 const struct osd_backend_ops *osd_backend_for(const struct release_traits *rel);
 
-void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host);
+/* An OSD on host that will hold n_pgs PGs (added with osd_add_pg). */
+void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint32_t n_pgs);
+/* The OSD joins PG pg's acting set (as its primary or a replica); its local index. */
+uint32_t osd_add_pg(struct osd *o, uint32_t pg, bool primary);
 void osd_fini(struct osd *o);
 void osd_reset_stats(struct osd *o);
 /* Net delivery of a client's MOSDOp (obj = rados_op) at its primary. */
