@@ -6,7 +6,8 @@
  * - struct mutexq: a lock with a FIFO wait queue (the OSD's PG lock).
  * - struct rwlockq: a reader/writer-style lock with K modes whose
  *   compatibility and wake-up policy are supplied by the model (the OSD's
- *   object-context RWState is one instance: see models/pg.c).
+ *   object-context RWState is one instance: models/ceph/opinfo.c holds its
+ *   policies and models/ceph/osd.c takes it in do_op).
  * - struct throttle: counting throttle on ops and bytes with FIFO waiters
  *   (Ceph's Throttle: osd_client_message_cap, bluestore_throttle_bytes...).
  *

@@ -1,5 +1,5 @@
 /*
- * test_cpu.c - the host CPU model (models/cpu.c) against expectations worked
+ * test_cpu.c - the host CPU model (models/hw/cpu.c) against expectations worked
  * out by hand or from queueing theory: the wake-up latency of a sleeping
  * thread with C1 only, with a deep C-state and with POLL (Linux cpuidle: the
  * deepest state whose target residency the idle period exceeded, its exit

@@ -1,5 +1,5 @@
 /*
- * test_net.c - the network model (models/net.c) with the real NIC and switch
+ * test_net.c - the network model (models/hw/net.c) with the real NIC and switch
  * profiles (hw-profiles/nic, hw-profiles/switch) mapped to net_params as
  * scenario_to_spec does: wire serialisation of a 4 KiB write message (4096 B
  * of data + 320 B of messenger header) at 10 vs 100 Gb/s worked out by hand,
@@ -21,10 +21,10 @@
 #include "net.h"
 #include "sim.h"
 
-/* cost.tcp_loopback_us's default (models/config.c): it comes from the cost table, not a profile. */
+/* cost.tcp_loopback_us's default (models/ceph/config.c): it comes from the cost table, not a profile. */
 #define LOOPBACK_US 6.0
 
-/* The mapping of models/scenario.c:scenario_to_spec (nic + switch profiles -> struct net_params). */
+/* The mapping of explorer/io/scenario.c:scenario_to_spec (nic + switch profiles -> struct net_params). */
 static struct net_params params_from_profiles(const char *nic_name, const char *sw_name)
 {
     struct hw_nic nic;

@@ -1,5 +1,5 @@
 /*
- * test_nvme.c - the NVMe device model (models/nvme.c) alone, driven by the
+ * test_nvme.c - the NVMe device model (models/hw/nvme.c) alone, driven by the
  * real Samsung PM983 profile (hw-profiles/nvme/pm983.json) mapped to
  * nvme_params exactly as scenario_to_spec does.  A closed loop keeps QD 4 KiB
  * I/Os outstanding (fio's iodepth against the raw device): QD=1 latency is

@@ -1,6 +1,6 @@
 /*
  * test_opinfo.c - op classification, lock choice and the RWState lock
- * (models/opinfo.c), table by table against ceph-model.md:
+ * (models/ceph/opinfo.c), table by table against ceph-model.md:
  *  (a) OpInfo::set_from_op for every op vector RBD sends and the op codes of
  *      the section 2 table -> may_read / may_read_data / may_write / rwordered;
  *  (b) PrimaryLogPG::get_rw_locks under the pre-fix rule (EXCL_IF_READ) and the

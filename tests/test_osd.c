@@ -1,5 +1,5 @@
 /*
- * test_osd.c - the OSD model end to end (models/osd.c, bluestore.c, client.c,
+ * test_osd.c - the OSD model end to end (models/ceph/osd.c, bluestore.c, librbd.c,
  * cluster.c), on a small cluster built from an inline scenario (3 hosts x 2
  * OSDs, pg_num 32, a small image, tens of simulated milliseconds), checked
  * only through the public outputs: dump_historic_ops JSON (event order and

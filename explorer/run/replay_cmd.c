@@ -1,6 +1,6 @@
 /*
  * replay.c (explorer) - `cephsim replay`: load a trace and a scenario, replay the
- * trace open or closed loop through models/replay.c, write the run's outputs.
+ * trace open or closed loop through models/ceph/replay.c, write the run's outputs.
  */
 #include "replay_cmd.h"
 

@@ -1,6 +1,6 @@
 /*
  * replay_cmd.h - the `cephsim replay` command: a captured trace through the
- * full model of a scenario (models/replay.h does the work).
+ * full model of a scenario (models/ceph/replay.h does the work).
  */
 #ifndef CEPHSIM_EXPLORER_REPLAY_CMD_H
 #define CEPHSIM_EXPLORER_REPLAY_CMD_H

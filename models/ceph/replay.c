@@ -11,8 +11,8 @@
  * rbd_data.<id>.<objno> name; it carries OSD arrival times (initiated_at), i.e. after
  * the client and the network, which shifts every arrival by about the same amount.
  *
- * client.c's part of the contract: a worker whose job is NULL never issues I/Os by
- * itself; client_issue_io() starts one now; when one completes, client.c records it
+ * librbd.c's part of the contract: a worker whose job is NULL never issues I/Os by
+ * itself; client_issue_io() starts one now; when one completes, librbd.c records it
  * in the worker's job result slot and calls replay_io_done() before fio's completion
  * CPU, then releases the thread.
  */
@@ -96,7 +96,7 @@ struct replay_port *replay_port_open(struct cluster *c, uint32_t client, replay_
     p->done = done;
     p->ctx = ctx;
     p->w.cl = cl;
-    p->w.job = NULL; /* job-less: client.c issues nothing on its own */
+    p->w.job = NULL; /* job-less: librbd.c issues nothing on its own */
     p->w.index = cl->workers[0].index;
     cpu_pool_init(&p->w.thread, &c->hosts[cl->host], "fio", 1);
     pool_init(&p->reqs, sizeof(struct replay_req), 256);

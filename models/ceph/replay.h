@@ -13,7 +13,7 @@
  * read_iolog with replay_no_stall.
  *
  * The port is the entry point proposed for cluster.h (as cluster_submit_io(c, t,
- * ddir, offset, len, done, ctx) once struct client owns a port); client.c provides
+ * ddir, offset, len, done, ctx) once struct client owns a port); librbd.c provides
  * client_issue_io() and calls replay_io_done() for a job-less worker's I/Os.
  */
 #ifndef CEPHSIM_MODELS_REPLAY_H
@@ -65,9 +65,9 @@ void replay_submit_io(struct replay_port *p, sim_time_t t, int ddir, uint64_t of
 /* I/Os submitted and not yet completed. */
 uint64_t replay_port_inflight(const struct replay_port *p);
 
-/* client.c: issue one I/O on a job-less worker now (see replay.c for the contract). */
+/* librbd.c: issue one I/O on a job-less worker now (see replay.c for the contract). */
 struct fio_io *client_issue_io(struct fio_worker *w, int ddir, uint64_t offset, uint64_t len);
-/* Called by client.c when an I/O of a job-less worker completes (before fio's completion CPU). */
+/* Called by librbd.c when an I/O of a job-less worker completes (before fio's completion CPU). */
 void replay_io_done(struct fio_worker *w, struct fio_io *io, sim_time_t now);
 
 /* ---- a whole replay ---- */

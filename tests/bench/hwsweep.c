@@ -1,15 +1,15 @@
 /*
  * hwsweep.c - the hardware models alone, as a table for a closing note.
  *
- * (a) fio-style QD sweep of one NVMe profile (models/nvme.c, default pm983):
+ * (a) fio-style QD sweep of one NVMe profile (models/hw/nvme.c, default pm983):
  *     a closed loop keeps QD 4 KiB random writes (then reads) outstanding
  *     against the bare device for -t seconds of simulated time per point
  *     (the first 10 % is warm-up), reporting IOPS, mean and p99 completion
  *     latency next to the profile's datasheet figures (sustained IOPS cap,
  *     typical QD1 latency).  The profile is mapped to nvme_params as
- *     models/scenario.c:scenario_to_spec does.
+ *     explorer/io/scenario.c:scenario_to_spec does.
  * (b) a 4 KiB write message (4096 B + 320 B messenger header) over each NIC
- *     profile through the cut-through ToR switch (models/net.c): wire
+ *     profile through the cut-through ToR switch (models/hw/net.c): wire
  *     serialisation alone, one hop (serialisation + both PHYs of a link),
  *     and the unloaded one-way delay, simulated with net_send and checked
  *     against net_one_way_ns.
