@@ -645,6 +645,82 @@ static void check_cli_failure(const char *dir, const char *name, const char *jso
     }
 }
 
+/* `run -o DIR` replaces only a run directory cephsim wrote: a plain file, a
+   directory holding anything else, or the scenario's own directory is
+   refused with one line naming it, and nothing there is touched. */
+static void test_output_dir_never_destroyed(void **state)
+{
+    if (access(cephsim_bin(), X_OK) != 0)
+        skip();
+    char dir[] = "/tmp/cephsim_test_outdir.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sc[400], path[600], args[2400], out[4096], errb[4096];
+    snprintf(sc, sizeof sc, "%s/s.json", dir);
+    write_text(sc, "{\"cluster\": {\"hosts\": 1, \"osds_per_host\": 3, \"client_hosts\": 0, \"failure_domain\": \"osd\"},"
+                   " \"pool\": {\"pg_num\": 8}, \"image\": {\"size_gib\": 0.0625}, " JOBS ","
+                   " \"sim\": {\"duration_s\": 0.01, \"warmup_s\": 0, \"replications\": 1}}");
+    /* a plain file at the path */
+    snprintf(path, sizeof path, "%s/plain", dir);
+    write_text(path, "precious\n");
+    snprintf(args, sizeof args, "run '%s' -q -o '%s'", sc, path);
+    assert_int_not_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(errb, path));
+    assert_int_equal(count_lines(errb), 1);
+    char *text = NULL;
+    assert_int_equal(jsonu_slurp(path, &text, NULL, NULL), 0);
+    assert_string_equal(text, "precious\n");
+    free(text);
+    /* a directory with a file cephsim did not write */
+    snprintf(path, sizeof path, "%s/results", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    char notes[700];
+    snprintf(notes, sizeof notes, "%s/notes.txt", path);
+    write_text(notes, "mine\n");
+    snprintf(args, sizeof args, "run '%s' -q -o '%s'", sc, path);
+    assert_int_not_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(errb, "notes.txt"));
+    assert_int_equal(access(notes, F_OK), 0);
+    /* the scenario's own directory */
+    snprintf(args, sizeof args, "run '%s' -q -o '%s'", sc, dir);
+    assert_int_not_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_int_equal(access(sc, F_OK), 0);
+    /* a run directory of its own is replaced, twice over */
+    snprintf(path, sizeof path, "%s/run", dir);
+    snprintf(args, sizeof args, "run '%s' -q -o '%s'", sc, path);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(notes, sizeof notes, "%s/sim.json", path);
+    assert_int_equal(access(notes, F_OK), 0);
+    rm_tree(dir);
+}
+
+/* Reading stops: past the cap (an endless file, /dev/zero) and on a directory,
+   with one line naming the file. */
+static void test_reads_are_bounded(void **state)
+{
+    char dir[] = "/tmp/cephsim_test_read.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300];
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 200000; i++) /* 2 MB */
+        fputs("          ", f);
+    fclose(f);
+    char *text = NULL;
+    struct sim_err err = {0};
+    assert_int_equal(jsonu_slurp_max(path, 1 << 20, &text, NULL, &err), -EFBIG);
+    assert_non_null(strstr(err.msg, path));
+    assert_int_equal(jsonu_slurp_max(path, 4 << 20, &text, NULL, &err), 0);
+    free(text);
+    assert_int_equal(jsonu_slurp_max("/dev/zero", 1 << 20, &text, NULL, &err), -EFBIG);
+    assert_non_null(strstr(err.msg, "/dev/zero"));
+    assert_int_equal(jsonu_slurp(dir, &text, NULL, &err), -EISDIR);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    assert_null(strchr(err.msg, '\n'));
+    rm_tree(dir);
+}
+
 static void test_cli_contract(void **state)
 {
     if (access(cephsim_bin(), X_OK) != 0)
@@ -810,6 +886,8 @@ int main(void)
         cmocka_unit_test(test_malformed_json),
         cmocka_unit_test(test_profile_path_relative_to_scenario),
         cmocka_unit_test(test_bad_topology_names_file),
+        cmocka_unit_test(test_output_dir_never_destroyed),
+        cmocka_unit_test(test_reads_are_bounded),
         cmocka_unit_test(test_cli_contract),
         cmocka_unit_test(test_cli_bad_topology),
         cmocka_unit_test(test_fio_json_conformity),

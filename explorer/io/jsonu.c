@@ -7,12 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err)
+{
+    return jsonu_slurp_max(path, JSONU_READ_MAX, out, len, err);
+}
+
+int jsonu_slurp_max(const char *path, size_t max, char **out, size_t *len, struct sim_err *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return sim_errf(err, -errno, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return sim_errf(err, -EISDIR, "%s: is a directory, not a file", path);
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = sim_xcalloc(cap, 1);
     for (;;) {
@@ -24,6 +35,12 @@ int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err)
         n += r;
         if (r == 0)
             break;
+        if (n > max) { /* a device or an endless file (/dev/zero, a FIFO) */
+            fclose(f);
+            free(buf);
+            return sim_errf(err, -EFBIG, "%s: more than %zu MiB: not an input cephsim reads (a device or an endless "
+                            "file?)", path, max >> 20);
+        }
     }
     int bad = ferror(f);
     fclose(f);

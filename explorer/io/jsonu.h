@@ -13,6 +13,11 @@
 #include "names.h"
 
 /* Read a whole file into a NUL-terminated buffer the caller frees; -errno on error. */
+/* What jsonu_slurp reads at most: scenarios, profiles, captures are far smaller. */
+#define JSONU_READ_MAX ((size_t)256 << 20)
+
+/* jsonu_slurp with a cap of max bytes (-EFBIG past it, the file named). */
+int jsonu_slurp_max(const char *path, size_t max, char **out, size_t *len, struct sim_err *err);
 int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err);
 
 /* Parse a JSON file; NULL on error (message names the file and the byte offset). */

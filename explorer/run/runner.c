@@ -3,7 +3,9 @@
  */
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,11 +194,52 @@ static cJSON *rep_json(const struct rep_result *r)
     return j;
 }
 
+/* The entries of a run directory: what runner_run and `cephsim plot` write there. */
+static const char *const run_dir_entries[] = {
+    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "osd.[0-9]*.historic_ops.json",
+    "osd.[0-9]*.historic_ops_by_duration.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log",
+    "*_bw.[0-9]*.log", "*_iops.[0-9]*.log", "plots",
+};
+
+int runner_check_output(const char *dir, struct sim_err *err)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return errno == ENOENT ? 0 : sim_errf(err, -errno, "%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sim_errf(err, -EEXIST, "%s: exists and is not a directory: not replacing it (choose another -o)", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
+    int rc = 0, n = 0;
+    bool marker = false;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        n++;
+        bool ours = false;
+        for (size_t k = 0; k < sizeof run_dir_entries / sizeof run_dir_entries[0] && !ours; k++)
+            ours = fnmatch(run_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
+        if (!ours)
+            rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim did not write: not replacing the directory "
+                          "(choose another -o, or remove it yourself)", dir, e->d_name);
+        marker |= !strcmp(e->d_name, "sim.json");
+    }
+    closedir(d);
+    if (rc == 0 && n > 0 && !marker)
+        rc = sim_errf(err, -EEXIST, "%s: not a cephsim run directory (no sim.json): not replacing it", dir);
+    return rc;
+}
+
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err)
 {
     int reps = (int)sc->sim.replications, rc = 0;
     int ddir = summary_ddir(sc);
+    /* refuse before simulating: only a directory of our own is ever replaced */
+    if (out_dir && (rc = runner_check_output(out_dir, err)) < 0)
+        return rc;
     struct rep_result *r = sim_xcalloc((size_t)reps, sizeof *r);
     struct progress_ctx pc = {.reps = reps, .t0 = wallclock_s(), .enabled = progress};
     char tmp[RUNNER_PATH_MAX] = "";
@@ -297,7 +340,9 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         char old[RUNNER_PATH_MAX + 64];
         snprintf(old, sizeof old, "%s.old.%ld", out_dir, (long)getpid());
         struct stat st;
-        bool had = stat(out_dir, &st) == 0;
+        bool had = lstat(out_dir, &st) == 0;
+        if (had && (rc = runner_check_output(out_dir, err)) < 0) /* it may have changed meanwhile */
+            goto out;
         if (had && rename(out_dir, old) != 0) {
             rc = sim_errf(err, -errno, "%s: cannot replace: %s", out_dir, strerror(errno));
             goto out;

@@ -31,6 +31,11 @@ struct run_summary {
     double events_per_op;
 };
 
+/* 0 when dir may receive a run: absent, empty, or a run directory cephsim
+   wrote (sim.json and only the files a run writes); else an error naming the
+   path and, for a directory, the first entry cephsim did not write. */
+int runner_check_output(const char *dir, struct sim_err *err);
+
 /*
  * Run every replication of sc; if out_dir is set, write fio.json,
  * osd.<N>.perf.json, osd.<N>.historic_ops.json (and _by_duration) of the
