@@ -10,6 +10,13 @@ int sim_errf(struct sim_err *err, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* one line, whatever the input echoed into it: tabs become spaces,
+           newlines and other control bytes '?' */
+        for (char *p = err->msg; *p; p++)
+            if (*p == '\t')
+                *p = ' ';
+            else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
         err->code = code;
     }
     return code;

@@ -165,6 +165,42 @@ static void schema_and_pragmas(void **state)
     assert_non_null(strstr(err.msg, "schema version 99"));
 }
 
+/* A database damaged inside a table page is refused when opened, with one
+   line naming the file; so is a file that is no database. */
+static void damaged_database_refused(void **state)
+{
+    struct fixture *f = *state;
+    struct db *db = open_ok(f->path);
+    sqlite3 *h = db_sqlite(db);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE filler(x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+                                     "SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO filler SELECT "
+                                     "printf('%0100d', i) FROM n; PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL),
+                     SQLITE_OK);
+    int64_t pages = count(db, "PRAGMA page_count"), psize = count(db, "PRAGMA page_size");
+    db_close(db);
+    assert_true(pages > 40);
+    /* smash the b-tree header of a page in the middle (one of filler's leaves) */
+    FILE *fp = fopen(f->path, "r+b");
+    assert_non_null(fp);
+    assert_int_equal(fseek(fp, (long)((pages - 5) * psize), SEEK_SET), 0);
+    const unsigned char junk[12] = {0x0d, 0xff, 0xff, 0x7f, 0xff, 0x00, 0x01, 0x00, 0xff, 0xff, 0xff, 0xff};
+    assert_int_equal(fwrite(junk, 1, sizeof junk, fp), sizeof junk);
+    fclose(fp);
+    struct sim_err err = {0};
+    assert_true(db_open(f->path, &db, &err) < 0);
+    assert_non_null(strstr(err.msg, f->path));
+    assert_non_null(strstr(err.msg, "damaged"));
+    assert_null(strchr(err.msg, '\n'));
+    /* not a database at all */
+    fp = fopen(f->path, "wb");
+    assert_non_null(fp);
+    for (int i = 0; i < 4096; i++)
+        fputc('x', fp);
+    fclose(fp);
+    assert_true(db_open(f->path, &db, &err) < 0);
+    assert_non_null(strstr(err.msg, f->path));
+}
+
 static void metrics_cover_the_summary(void **state)
 {
     cJSON *s = summary(1000, 800);
@@ -355,6 +391,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(runs_are_unique_and_done_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_unions_and_keeps_done, setup, teardown),
         cmocka_unit_test_setup_teardown(query_questions, setup, teardown),
+        cmocka_unit_test_setup_teardown(damaged_database_refused, setup, teardown),
     };
     return cmocka_run_group_tests_name("db", tests, NULL, NULL);
 }

@@ -101,7 +101,7 @@ static void qt_row_from(struct qtable *t, sqlite3_stmt *st, bool csv)
 static int prepare(sqlite3 *h, const char *sql, sqlite3_stmt **st, struct sim_err *err)
 {
     if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK)
-        return sim_errf(err, -EINVAL, "sqlite: %s", sqlite3_errmsg(h));
+        return sim_errf(err, -EINVAL, "%s: sqlite: %s", sqlite3_db_filename(h, "main"), sqlite3_errmsg(h));
     return 0;
 }
 
@@ -117,7 +117,7 @@ static int qt_fill(sqlite3 *h, const char *sql, bool csv, struct qtable *t, stru
     while ((s = sqlite3_step(st)) == SQLITE_ROW)
         qt_row_from(t, st, csv);
     if (s != SQLITE_DONE)
-        rc = sim_errf(err, -EIO, "sqlite: %s", sqlite3_errmsg(h));
+        rc = sim_errf(err, -EIO, "%s: sqlite: %s", sqlite3_db_filename(h, "main"), sqlite3_errmsg(h));
     sqlite3_finalize(st);
     return rc;
 }

@@ -63,6 +63,7 @@ static const char *const reserved[] = {"point_id", "seed", "replications", "ceph
 
 struct db {
     sqlite3 *h;
+    char path[1024];   /* for messages: every SQLite error names its database */
     sqlite3_stmt *run_upsert, *metric_insert, *run_done;
 };
 
@@ -131,14 +132,14 @@ const char *db_quote_ident(const char *name, char *buf, size_t n)
 
 static int sql_err(struct db *db, struct sim_err *err, const char *what)
 {
-    return sim_errf(err, -EIO, "sqlite: %s: %s", what, sqlite3_errmsg(db->h));
+    return sim_errf(err, -EIO, "%s: sqlite: %s: %s", db->path, what, sqlite3_errmsg(db->h));
 }
 
 static int exec(struct db *db, const char *sql, struct sim_err *err)
 {
     char *msg = NULL;
     if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        int rc = sim_errf(err, -EIO, "sqlite: %s (in: %.80s)", msg ? msg : "error", sql);
+        int rc = sim_errf(err, -EIO, "%s: sqlite: %s (in: %.80s)", db->path, msg ? msg : "error", sql);
         sqlite3_free(msg);
         return rc;
     }
@@ -289,17 +290,40 @@ static int check_schema_version(struct db *db, struct sim_err *err)
     return rc;
 }
 
+/* PRAGMA quick_check: a database damaged inside a table or index page is
+   refused when opened, before any sweep reads or adds to it. */
+static int check_integrity(struct db *db, struct sim_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db->h, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+        return sql_err(db, err, "cannot check the database (not an SQLite database?)");
+    int rc = 0, step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const char *res = (const char *)sqlite3_column_text(st, 0);
+        if (!res || strcmp(res, "ok"))
+            rc = sim_errf(err, -EIO, "%s: damaged database (PRAGMA quick_check: %.200s): not using it", db->path,
+                          res ? res : "no answer");
+    } else if (step != SQLITE_DONE) {
+        rc = sql_err(db, err, "cannot check the database (not an SQLite database?)");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_open(const char *path, struct db **out, struct sim_err *err)
 {
     struct db *db = sim_xcalloc(1, sizeof *db);
     int rc;
     *out = NULL;
+    snprintf(db->path, sizeof db->path, "%s", path);
     files_mkdir_parents(path); /* out/sweeps/x.db works on a fresh clone */
     if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         rc = sim_errf(err, -EIO, "%s: cannot open: %s", path, db->h ? sqlite3_errmsg(db->h) : "out of memory");
         goto fail;
     }
     sqlite3_busy_timeout(db->h, 5000);
+    if ((rc = check_integrity(db, err)) < 0)
+        goto fail;
     if ((rc = exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err)) < 0)
         goto fail;
     if ((rc = exec(db, "BEGIN IMMEDIATE", err)) < 0)
@@ -364,7 +388,7 @@ int db_axis_columns(sqlite3 *h, const char *schema, char ***names, int *n, struc
     int prc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
     sqlite3_free(sql);
     if (prc != SQLITE_OK)
-        return sim_errf(err, -EIO, "sqlite: points columns: %s", sqlite3_errmsg(h));
+        return sim_errf(err, -EIO, "%s: sqlite: points columns: %s", sqlite3_db_filename(h, "main"), sqlite3_errmsg(h));
     int cap = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(st, 0);
