@@ -193,6 +193,36 @@ static void clean_run_and_resume(void **state)
     assert_int_equal(count(f->clean, "SELECT count(DISTINCT seed) FROM runs"), 2);
 }
 
+/* A dry run (-n) writes nothing: no database where there was none, and an
+   existing one byte for byte as it was (its done runs still counted). */
+static void dry_run_writes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    char db[160], cmp[400];
+    snprintf(db, sizeof db, "%s/dry.db", f->dir);
+    char *argv[] = {"sweep", f->grid, "--db", db, "-n", "--quiet", NULL};
+    int saved = dup(1);
+    assert_true(freopen("/dev/null", "w", stdout) != NULL);
+    int rc = cmd_sweep(6, argv);
+    char *argv2[] = {"sweep", f->grid, "--db", f->clean, "-n", "--quiet", NULL};
+    char sum_before[128] = "", sum_after[128] = "";
+    snprintf(cmp, sizeof cmp, "sha256sum '%s'", f->clean);
+    FILE *p = popen(cmp, "r");
+    assert_non_null(fgets(sum_before, sizeof sum_before, p));
+    pclose(p);
+    int rc2 = cmd_sweep(6, argv2);
+    p = popen(cmp, "r");
+    assert_non_null(fgets(sum_after, sizeof sum_after, p));
+    pclose(p);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rc2, 0);
+    assert_int_equal(access(db, F_OK), -1);
+    assert_string_equal(sum_before, sum_after);
+}
+
 static void kill_9_then_resume_is_exact(void **state)
 {
     struct fixture *f = *state;
@@ -397,6 +427,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_run_and_resume),
+        cmocka_unit_test(dry_run_writes_nothing),
         cmocka_unit_test(kill_9_then_resume_is_exact),
         cmocka_unit_test(shards_merged_equal_one_run),
         cmocka_unit_test(bad_grid_fails_before_running),

@@ -337,8 +337,16 @@ int sweep_prepare(const struct sweep_opts *o, struct sweep **out, struct sim_err
         }
     if ((rc = grid_validate(&sw->g, err)) < 0 || (rc = resolve_points(sw, err)) < 0)
         goto fail;
-    if ((rc = db_open(o->db_path, &sw->db, err)) < 0)
+    if (o->dry_run) {
+        /* a dry run writes nothing: the plan is made in memory, from a copy of
+           what the database (if there is one) already holds */
+        if ((rc = db_open(":memory:", &sw->db, err)) < 0)
+            goto fail;
+        if (access(o->db_path, F_OK) == 0 && (rc = db_merge(sw->db, o->db_path, NULL, err)) < 0)
+            goto fail;
+    } else if ((rc = db_open(o->db_path, &sw->db, err)) < 0) {
         goto fail;
+    }
     if ((rc = register_sweep(sw, err)) < 0 || (rc = plan_tasks(sw, err)) < 0)
         goto fail;
     *out = sw;
