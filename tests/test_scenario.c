@@ -721,6 +721,44 @@ static void test_reads_are_bounded(void **state)
     rm_tree(dir);
 }
 
+/* A replication's seed, as sim.json prints it, reproduces that replication
+   when fed back with --seed (exact integers; run and sweep derive them alike). */
+static void test_replication_seeds_feed_back(void **state)
+{
+    if (access(cephsim_bin(), X_OK) != 0)
+        skip();
+    char dir[] = "/tmp/cephsim_test_seed.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sc[300], args[1400], out[4096], errb[4096], path[400];
+    snprintf(sc, sizeof sc, "%s/s.json", dir);
+    write_text(sc, "{\"cluster\": {\"hosts\": 1, \"osds_per_host\": 3, \"client_hosts\": 0, \"failure_domain\": \"osd\"},"
+                   " \"pool\": {\"pg_num\": 8}, \"image\": {\"size_gib\": 0.0625}, " JOBS ","
+                   " \"sim\": {\"duration_s\": 0.02, \"warmup_s\": 0, \"replications\": 2, \"seed\": 7}}");
+    snprintf(args, sizeof args, "run '%s' -q -o '%s/two'", sc, dir);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(path, sizeof path, "%s/two/sim.json", dir);
+    char *text = NULL;
+    assert_int_equal(jsonu_slurp(path, &text, NULL, NULL), 0);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "replications"), 1);
+    const char *raw = cJSON_PrintUnformatted(cJSON_GetObjectItem(r1, "seed"));
+    assert_null(strpbrk(raw, ".eE")); /* an integer, as printed */
+    double iops1 = cJSON_GetObjectItem(r1, "iops")->valuedouble;
+    snprintf(args, sizeof args, "run '%s' -q -o '%s/one' --seed %s --set sim.replications=1", sc, dir, raw);
+    free((void *)raw);
+    cJSON_Delete(j);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(path, sizeof path, "%s/one/sim.json", dir);
+    assert_int_equal(jsonu_slurp(path, &text, NULL, NULL), 0);
+    j = cJSON_Parse(text);
+    free(text);
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "replications"), 0);
+    assert_true(cJSON_GetObjectItem(r0, "iops")->valuedouble == iops1);
+    cJSON_Delete(j);
+    rm_tree(dir);
+}
+
 static void test_cli_contract(void **state)
 {
     if (access(cephsim_bin(), X_OK) != 0)
@@ -888,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_bad_topology_names_file),
         cmocka_unit_test(test_output_dir_never_destroyed),
         cmocka_unit_test(test_reads_are_bounded),
+        cmocka_unit_test(test_replication_seeds_feed_back),
         cmocka_unit_test(test_cli_contract),
         cmocka_unit_test(test_cli_bad_topology),
         cmocka_unit_test(test_fio_json_conformity),

@@ -763,6 +763,14 @@ void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, d
         .irq_wake_us = nic->irq_wake_us};
 }
 
+int64_t scenario_replication_seed(int64_t seed, uint64_t replication)
+{
+    if (replication == 0)
+        return seed;
+    uint64_t k = sim_fmix64((uint64_t)seed ^ (replication * 0x9E3779B97F4A7C15ull));
+    return (int64_t)(k & ((1ull << 53) - 1)); /* a valid sim.seed, exact as a JSON number */
+}
+
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
                      struct sim_err *err)
 {
@@ -813,9 +821,9 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
                         : runtime ? runtime : 5 * SIM_NS_PER_S;
     sim_time_t warm = (sim_time_t)llround(sc->sim.warmup_s * 1e9);
     spec->warmup_ns = warm > ramp ? warm : ramp;
-    /* replications: independent seeds derived from the scenario seed */
-    spec->seed = replication ? sim_fmix64((uint64_t)sc->sim.seed ^ (replication * 0x9E3779B97F4A7C15ull))
-                             : (uint64_t)sc->sim.seed;
+    /* replications: independent seeds derived from the scenario seed, the same
+       ones a sweep gives its replications */
+    spec->seed = (uint64_t)scenario_replication_seed(sc->sim.seed, replication);
     spec->wall_epoch_ns = 1764460800LL * 1000000000LL; /* 2025-11-30T00:00:00Z: dumps are dated, deterministically */
     return 0;
 }

@@ -100,6 +100,11 @@ void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out);
 void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, double loopback_us,
                          struct net_params *out);
 
+/* The seed of replication r of a scenario seeded with seed (r = 0: seed itself):
+   below 2^53, so `--seed` takes it back and JSON keeps it exact; runs and
+   sweeps derive their replications alike. */
+int64_t scenario_replication_seed(int64_t seed, uint64_t replication);
+
 /* Resolve into a cluster_spec (jobs are borrowed from sc). seed_offset picks a replication. */
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
                      struct sim_err *err);

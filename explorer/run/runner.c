@@ -247,7 +247,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     cJSON_AddStringToObject(simjson, "cephsim_version", CEPHSIM_VERSION);
     cJSON_AddStringToObject(simjson, "model_id", CEPHSIM_MODEL_ID);
     cJSON_AddStringToObject(simjson, "scenario", sc->path);
-    cJSON_AddNumberToObject(simjson, "seed", (double)sc->sim.seed);
+    jsonu_add_u64(simjson, "seed", (uint64_t)sc->sim.seed);
     cJSON *reps_json = cJSON_AddArrayToObject(simjson, "replications");
     memset(sum, 0, sizeof *sum);
     for (int i = 0; i < reps; i++) {
@@ -265,7 +265,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         r[i].wall_s = wallclock_s() - t0;
         collect(c, sc, ddir, &r[i]);
         cJSON *rj = rep_json(&r[i]);
-        cJSON_AddNumberToObject(rj, "seed", (double)spec.seed);
+        jsonu_add_u64(rj, "seed", spec.seed);
         cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
         cJSON_AddItemToArray(reps_json, rj);
         if (i == 0 && out_dir) {

@@ -171,10 +171,7 @@ void grid_point_id(const cJSON *resolved, int64_t seed, const char *version, cha
 
 int64_t grid_replication_seed(int64_t s, int replication)
 {
-    if (replication == 0)
-        return s;
-    uint64_t k = sim_fmix64((uint64_t)s ^ ((uint64_t)replication * 0x9E3779B97F4A7C15ull));
-    return (int64_t)(k & ((1ull << 53) - 1));
+    return scenario_replication_seed(s, (uint64_t)replication);
 }
 
 /* ---- values ------------------------------------------------------------- */
