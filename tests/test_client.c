@@ -508,19 +508,25 @@ static void test_rwmixread(void **state)
 static void test_bssplit(void **state)
 {
     struct run r;
-    run_jobs(&r, "[b]\nioengine=rbd\nrw=randwrite\nbssplit=4k/75:64k/25\niodepth=4\ntime_based\n", NULL, 0);
-    size_t n4 = 0, n64 = 0;
+    /* norandommap: with the map fio cuts an I/O at the first block already done (mark_random_map) */
+    run_jobs(&r, "[b]\nioengine=rbd\nrw=randwrite\nbssplit=4k/75:64k/25\niodepth=4\ntime_based\nnorandommap\n", NULL, 0);
+    size_t n4 = 0, n64 = 0, cut = 0;
+    uint64_t obj = 1ull << r.spec.image.order;
     for (size_t i = 0; i < r.n; i++) {
         uint64_t off, len;
         assert_true(write_extent(&r.ops[i], &off, &len));
+        assert_int_equal(off % 4096, 0); /* fio's blockalign: the smallest block size */
         if (len == 4096)
             n4++;
         else if (len == 65536)
             n64++;
+        else if (len < 65536 && len % 4096 == 0 && (off == 0 || off + len == obj))
+            cut++; /* a 64k write across an object boundary, in two parts */
         else
             fail_msg("bssplit 4k/75:64k/25 issued %" PRIu64 " bytes", len);
-        assert_int_equal(off % len, 0);
     }
+    /* a 64k write at a 4k-aligned offset crosses a 4 MiB object boundary with odds 15/1024 */
+    assert_true(cut < 0.1 * (double)n64);
     assert_true(n4 + n64 > 300);
     double f = (double)n4 / (double)(n4 + n64);
     if (fabs(f - 0.75) > 0.05)
@@ -589,6 +595,182 @@ static void test_rate_iops(void **state)
         fail_msg("rate_iops=300: %.1f IOPS (uncapped %.1f)", capped, uncapped);
     run_free(&r);
     run_free(&free_run);
+}
+
+/* Image offsets of the writes of the k-th client (in client order), by tid: the issue order at QD=1. */
+static int client_offsets(const struct run *r, int k, uint64_t *out, int max)
+{
+    int n = 0, seen = -1;
+    uint32_t cur = UINT32_MAX;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->ops[i].client != cur) {
+            cur = r->ops[i].client;
+            seen++;
+        }
+        if (seen == k && n < max)
+            out[n++] = image_offset(r, &r->ops[i]);
+    }
+    return n;
+}
+
+/*
+ * randseed / randrepeat (init.c setup_random_seeds): with randrepeat=1 the
+ * offsets follow randseed and the thread number only, so another scenario
+ * seed (other service times) replays the same offsets; randrepeat=0 takes the
+ * scenario seed (fio: the OS's entropy).
+ */
+static void test_randseed_repeats_offsets(void **state)
+{
+    enum { N = 100 };
+    static const char job[] = "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n";
+    static const char *const seed2[] = {"sim.seed=2"};
+    static const char *const norep[] = {"fio.randrepeat=0"};
+    static const char *const norep2[] = {"fio.randrepeat=0", "sim.seed=2"};
+    static const char *const other[] = {"fio.randseed=7"};
+    uint64_t a[N], b[N];
+    struct run r1, r2;
+    run_jobs(&r1, job, NULL, 0);
+    run_jobs(&r2, job, seed2, 1);
+    assert_int_equal(client_offsets(&r1, 0, a, N), N);
+    assert_int_equal(client_offsets(&r2, 0, b, N), N);
+    assert_memory_equal(a, b, sizeof a);
+    /* the seed did change the run: other service times */
+    assert_true(hist_mean(&wstats(&r1, 0)->clat) != hist_mean(&wstats(&r2, 0)->clat));
+    run_free(&r2);
+    run_jobs(&r2, job, other, 1);
+    client_offsets(&r2, 0, b, N);
+    assert_memory_not_equal(a, b, sizeof a);
+    run_free(&r1);
+    run_free(&r2);
+    run_jobs(&r1, job, norep, 1);
+    run_jobs(&r2, job, norep2, 2);
+    client_offsets(&r1, 0, a, N);
+    client_offsets(&r2, 0, b, N);
+    assert_memory_not_equal(a, b, sizeof a);
+    run_free(&r1);
+    run_free(&r2);
+    /* two clones of a job: other thread numbers, other offsets */
+    run_jobs(&r1, "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=2\ntime_based\n", NULL, 0);
+    assert_int_equal(client_offsets(&r1, 0, a, N), N);
+    assert_int_equal(client_offsets(&r1, 1, b, N), N);
+    assert_memory_not_equal(a, b, sizeof a);
+    run_free(&r1);
+}
+
+/* rw=randwrite:8 (ddir_seq_nr): a random offset, then 7 I/Os each after the previous one. */
+static void test_rw_seq_nr_runs(void **state)
+{
+    enum { N = 400 };
+    uint64_t o[N];
+    struct run r;
+    run_jobs(&r, "[r]\nioengine=rbd\nrw=randwrite:8\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
+    int n = client_offsets(&r, 0, o, N), jumps = 0;
+    assert_true(n > 200);
+    for (int i = 1; i < n; i++) {
+        if (i % 8)
+            assert_int_equal(o[i], o[i - 1] + 4096);
+        else
+            jumps += o[i] != o[i - 1] + 4096;
+    }
+    assert_true(jumps >= (n - 1) / 8 - 1);
+    run_free(&r);
+}
+
+/* bsrange=4k-16k (get_next_buflen): 4, 8, 12, 16k equally often, at 4k-aligned offsets. */
+static void test_bsrange_sizes(void **state)
+{
+    struct run r;
+    run_jobs(&r, "[b]\nioengine=rbd\nrw=randwrite\nbsrange=4k-16k\nnorandommap\niodepth=4\ntime_based\n", NULL, 0);
+    uint64_t obj = 1ull << r.spec.image.order;
+    size_t cnt[4] = {0}, cut = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t off, len;
+        assert_true(write_extent(&r.ops[i], &off, &len));
+        assert_int_equal(off % 4096, 0);
+        assert_true(len % 4096 == 0 && len >= 4096 && len <= 16384);
+        if (off + len == obj || (off == 0 && len < 16384))
+            cut++; /* possibly one part of a write across two objects */
+        else
+            cnt[len / 4096 - 1]++;
+    }
+    size_t tot = cnt[0] + cnt[1] + cnt[2] + cnt[3];
+    assert_true(tot > 1000 && cut < tot / 20);
+    double chi2 = 0;
+    for (int v = 0; v < 4; v++)
+        chi2 += (cnt[v] - tot / 4.0) * (cnt[v] - tot / 4.0) / (tot / 4.0);
+    if (chi2 > 16.3) /* 3 degrees of freedom, p = 0.001 */
+        fail_msg("bsrange=4k-16k sizes %zu %zu %zu %zu: chi2 %.1f", cnt[0], cnt[1], cnt[2], cnt[3], chi2);
+    const struct job_ddir_stats *w = wstats(&r, 0);
+    double mean = (double)w->io_bytes / (double)w->total_ios;
+    double se = 4096 * sqrt(1.25) / sqrt((double)w->total_ios);
+    if (fabs(mean - 10240) > 5 * se)
+        fail_msg("bsrange=4k-16k mean block %.0f, expected 10240 +- %.0f", mean, 5 * se);
+    run_free(&r);
+}
+
+static int peak_in_flight(const struct run *r)
+{
+    int peak = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        int in = 0;
+        for (size_t k = 0; k < r->n; k++)
+            in += r->ops[k].start <= r->ops[i].start && r->ops[k].start + r->ops[k].dur > r->ops[i].start;
+        peak = in > peak ? in : peak;
+    }
+    return peak;
+}
+
+/*
+ * thinktime at iodepth 16 (backend.c handle_thinktime): once thinktime_blocks
+ * I/Os are counted, fio stops issuing, waits for every I/O in flight and
+ * sleeps.  Counting issues (thinktime_blocks_type=issue), a cycle is 4 I/Os
+ * then 1 ms plus the drain: IOPS < 4 / 1 ms = 4000 and at most 4 in flight.
+ * Counting completions (the default), the 4th completion stalls with 15 still
+ * in flight, which complete during the drain, and the I/O issued after the
+ * sleep meets the count already reached: a second stall.  So 19 I/Os per two
+ * sleeps: IOPS < 19 / 2 ms = 9500, above the issue-side bound.
+ */
+static void test_thinktime_iodepth(void **state)
+{
+    const char *sets[] = {"sim.duration_s=0.5"};
+    struct run iss, cpl, none, spin;
+    run_jobs(&iss, "[t]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=16\nthinktime=1ms\nthinktime_blocks=4\n"
+                   "thinktime_blocks_type=issue\ntime_based\n", sets, 1);
+    run_jobs(&cpl, "[t]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=16\nthinktime=1ms\nthinktime_blocks=4\n"
+                   "time_based\n", sets, 1);
+    run_jobs(&none, "[t]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=16\ntime_based\n", sets, 1);
+    double i_iss = job_iops(&iss, FIO_DDIR_WRITE), i_cpl = job_iops(&cpl, FIO_DDIR_WRITE);
+    double i_none = job_iops(&none, FIO_DDIR_WRITE);
+    /* the drain of 4 I/Os takes about one latency of 4 in parallel (clat mean) */
+    double lat = hist_mean(&wstats(&iss, 0)->clat) / 1e9;
+    double expect = 4 / (1e-3 + lat);
+    if (!(i_iss < 4000 && fabs(i_iss / expect - 1) < 0.15))
+        fail_msg("issue-side thinktime: %.0f IOPS, expected ~%.0f (< 4000)", i_iss, expect);
+    assert_true(peak_in_flight(&iss) <= 4);
+    if (!(i_cpl < 9500 && i_cpl > 1.3 * i_iss))
+        fail_msg("completion-side thinktime: %.0f IOPS, expected < 9500 and above %.0f", i_cpl, i_iss);
+    assert_true(i_none > 2 * i_cpl);
+    run_free(&cpl);
+
+    /* thinktime_spin=500: the fio thread is busy 0.5 ms of each 1 ms think, same timing */
+    run_jobs(&spin, "[t]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=16\nthinktime=1ms\nthinktime_blocks=4\n"
+                    "thinktime_blocks_type=issue\nthinktime_spin=500\ntime_based\n", sets, 1);
+    double stalls = job_iops(&spin, FIO_DDIR_WRITE) / 4;
+    double extra = cluster_job_results(spin.c)->usr_cpu - cluster_job_results(iss.c)->usr_cpu;
+    if (fabs(extra / (100 * stalls * 0.5e-3) - 1) > 0.1)
+        fail_msg("thinktime_spin: %.1f%% more CPU for %.0f stalls/s of 0.5 ms", extra, stalls);
+    assert_true(fabs(job_iops(&spin, FIO_DDIR_WRITE) / i_iss - 1) < 0.05);
+    run_free(&spin);
+    run_free(&iss);
+
+    /* thinktime_iotime: 50 ms of I/O, then (the drain and) 50 ms of stall: about half the I/Os */
+    run_jobs(&iss, "[t]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=16\nthinktime=50ms\nthinktime_iotime=50ms\n"
+                   "time_based\n", sets, 1);
+    double ratio = job_iops(&iss, FIO_DDIR_WRITE) / i_none;
+    if (fabs(ratio - 0.5) > 0.06)
+        fail_msg("thinktime_iotime=50ms, thinktime=50ms: %.3f of the free-running IOPS", ratio);
+    run_free(&iss);
+    run_free(&none);
 }
 
 static void test_numjobs_group_reporting(void **state)
@@ -1009,6 +1191,10 @@ int main(void)
         cmocka_unit_test(test_limits_stop_job),
         cmocka_unit_test(test_ramp_time_excluded),
         cmocka_unit_test(test_rate_iops),
+        cmocka_unit_test(test_randseed_repeats_offsets),
+        cmocka_unit_test(test_rw_seq_nr_runs),
+        cmocka_unit_test(test_bsrange_sizes),
+        cmocka_unit_test(test_thinktime_iodepth),
         cmocka_unit_test(test_numjobs_group_reporting),
         cmocka_unit_test(test_simple_scheduler_merges_sequential),
         cmocka_unit_test(test_simple_scheduler_random_close),

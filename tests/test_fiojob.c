@@ -438,7 +438,39 @@ static void test_percentiles_and_distribution(void **state)
     assert_non_null(strstr(err.msg, "percentile '0' out of range (0, 100]"));
     parse_str_err("[j]\nrandom_distribution=zipf:1\n", &err);
     assert_non_null(strstr(err.msg, "different from 1"));
-    assert_int_equal(parse_str_err("[j]\nrandom_distribution=zoned:50/5:50/95\n", &err), -ENOTSUP);
+    assert_int_equal(parse_str_err("[j]\nrandom_distribution=sequence\n", &err), -ENOTSUP);
+
+    /* zoned (options.c zone_split_ddir): access%/size%, one list for both directions */
+    parse_str_ok("[z]\nrandom_distribution=zoned:60/10:30/20:10/70\n"
+                 "[m]\nrandom_distribution=zoned:50/:50/\n"
+                 "[a]\nrandom_distribution=zoned_abs:60/20g:30/100g:10/500g,100/1m\n"
+                 "[o]\nrandom_distribution=zoned:100/50\nrandom_distribution=zipf:0.9\n",
+                 &jf);
+    const struct workload_job *z = &jf.jobs[0];
+    assert_int_equal(z->random_distribution, FIO_DIST_ZONED);
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(z->n_zones[d], 3);
+        assert_int_equal(z->zones[d][0].access_pct, 60);
+        assert_int_equal(z->zones[d][0].size_pct, 10);
+        assert_int_equal(z->zones[d][2].access_pct, 10);
+        assert_int_equal(z->zones[d][2].size_pct, 70);
+    }
+    assert_int_equal(jf.jobs[1].zones[0][1].size_pct, 50); /* blank sizes share the rest */
+    const struct workload_job *a = &jf.jobs[2];
+    assert_int_equal(a->random_distribution, FIO_DIST_ZONED_ABS);
+    assert_int_equal(a->n_zones[FIO_DDIR_READ], 3);
+    assert_int_equal(a->zones[FIO_DDIR_READ][1].size, 100ull << 30);
+    assert_int_equal(a->n_zones[FIO_DDIR_WRITE], 1);
+    assert_int_equal(a->zones[FIO_DDIR_WRITE][0].size, 1ull << 20);
+    assert_int_equal(jf.jobs[3].random_distribution, FIO_DIST_ZIPF);
+    assert_int_equal(jf.jobs[3].n_zones[0], 0);
+    fiojob_free(&jf);
+    parse_str_err("[j]\nrandom_distribution=zoned:60/10:30/20\n", &err);
+    assert_non_null(strstr(err.msg, "access percentages add up to 90%, not 100%"));
+    parse_str_err("[j]\nrandom_distribution=zoned:50/60:50/60\n", &err);
+    assert_non_null(strstr(err.msg, "zone sizes add up to 120%"));
+    parse_str_err("[j]\nrandom_distribution=zoned\n", &err);
+    assert_non_null(strstr(err.msg, "needs its zones"));
 }
 
 static void test_groups(void **state)
@@ -494,6 +526,21 @@ static void test_misc_options(void **state)
     assert_int_equal(p->rate_iops[FIO_DDIR_WRITE], 0); /* "100,," leaves writes alone */
     assert_int_equal(p->thinktime_ns, 2000000);
     assert_int_equal(p->thinktime_blocks, 8);
+    assert_true(p->thinktime_blocks_set);
+    assert_false(r->thinktime_blocks_set);
+    assert_true(p->randseed_set);
+    assert_false(r->randseed_set);
+    assert_int_equal(p->thinktime_spin_ns, 500000);      /* microseconds by default */
+    assert_int_equal(p->thinktime_iotime_ns, 2000000000); /* seconds by default (is_seconds) */
+    assert_int_equal(p->thinktime_blocks_type, FIO_THINKTIME_ISSUE);
+    assert_int_equal(r->thinktime_blocks_type, FIO_THINKTIME_COMPLETE);
+    assert_int_equal(r->random_generator, FIO_RAND_GEN_LFSR);
+    assert_int_equal(p->random_generator, FIO_RAND_GEN_TAUSWORTHE);
+    const struct workload_job *zn = job_named(&jf, "zones");
+    assert_int_equal(zn->random_distribution, FIO_DIST_ZONED);
+    assert_int_equal(zn->n_zones[FIO_DDIR_READ], 3);
+    assert_int_equal(zn->n_zones[FIO_DDIR_WRITE], 1);
+    assert_int_equal(zn->zones[FIO_DDIR_WRITE][0].size_pct, 50);
     assert_int_equal(p->random_distribution, FIO_DIST_ZIPF);
     assert_true(fabs(p->dist_param - 0.8) < 1e-12);
     assert_true(p->dist_center < 0);
@@ -723,6 +770,20 @@ static void test_to_text_roundtrip(void **state)
             assert_int_equal(x->size, y->size);
             assert_int_equal(x->runtime_ns, y->runtime_ns);
             assert_int_equal(x->thinktime_ns, y->thinktime_ns);
+            assert_int_equal(x->thinktime_blocks, y->thinktime_blocks);
+            assert_int_equal(x->thinktime_blocks_set, y->thinktime_blocks_set);
+            assert_int_equal(x->thinktime_blocks_type, y->thinktime_blocks_type);
+            assert_int_equal(x->thinktime_spin_ns, y->thinktime_spin_ns);
+            assert_int_equal(x->thinktime_iotime_ns, y->thinktime_iotime_ns);
+            assert_int_equal(x->random_distribution, y->random_distribution);
+            assert_memory_equal(x->n_zones, y->n_zones, sizeof x->n_zones);
+            assert_memory_equal(x->zones, y->zones, sizeof x->zones);
+            assert_int_equal(x->random_generator, y->random_generator);
+            assert_int_equal(x->randseed_set, y->randseed_set);
+            if (x->randseed_set)
+                assert_int_equal(x->randseed, y->randseed);
+            assert_int_equal(x->randrepeat, y->randrepeat);
+            assert_int_equal(x->norandommap, y->norandommap);
             assert_int_equal(x->startdelay_max_ns, y->startdelay_max_ns);
             assert_int_equal(x->groupid, y->groupid);
             assert_int_equal(x->n_bssplit[1], y->n_bssplit[1]);

@@ -609,9 +609,91 @@ static int opt_percentile_list(struct workload_job *j, char *v, char *why, size_
     return 0;
 }
 
-/* options.c str_random_distribution_cb(): kind[:value[:center]]. */
+/*
+ * options.c zone_split_ddir(): "access/size:access/size..." for one direction;
+ * access percentages add up to 100, sizes are percentages of the region
+ * (zoned: 0 or blank ones share what is left, as fio) or bytes (zoned_abs).
+ */
+static int parse_zones_ddir(char *s, bool absolute, uint32_t kb_base, struct fio_zone_split *out,
+                            int *nout, char *why, size_t n)
+{
+    char *ents[FIOJOB_MAX_ZONES + 1];
+    int k = split(s, ':', ents, FIOJOB_MAX_ZONES + 1);
+    if (k < 0 || (k == FIOJOB_MAX_ZONES + 1 && trim(ents[k - 1])[0]))
+        return whyf(why, n, -EINVAL, "more than %d zones", FIOJOB_MAX_ZONES);
+    int nr = 0, missing = 0;
+    uint32_t access = 0, sizes = 0;
+    for (int i = 0; i < k; i++) {
+        char *e = trim(ents[i]);
+        if (!e[0])
+            break; /* fio stops at an empty entry */
+        char *slash = strchr(e, '/');
+        if (slash)
+            *slash++ = '\0';
+        uint64_t a, sz = 0;
+        int rc = parse_uint(trim(e), kb_base, 0, 100, &a, why, n);
+        if (!rc && slash && trim(slash)[0])
+            rc = absolute ? parse_size(trim(slash), kb_base, &sz, NULL, why, n)
+                          : parse_uint(trim(slash), kb_base, 0, 100, &sz, why, n);
+        if (rc)
+            return rc;
+        out[nr] = (struct fio_zone_split){ .access_pct = (uint32_t)a };
+        if (absolute)
+            out[nr].size = sz;
+        else
+            out[nr].size_pct = (uint32_t)sz;
+        missing += !absolute && sz == 0;
+        access += (uint32_t)a;
+        sizes += absolute ? 0 : (uint32_t)sz;
+        nr++;
+    }
+    if (!nr)
+        return whyf(why, n, -EINVAL, "no zones given");
+    if (access != 100)
+        return whyf(why, n, -EINVAL, "access percentages add up to %u%%, not 100%%", access);
+    if (sizes > 100)
+        return whyf(why, n, -EINVAL, "zone sizes add up to %u%%, more than 100%%", sizes);
+    for (int i = 0; i < nr && missing; i++)
+        if (!out[i].size_pct)
+            out[i].size_pct = (100 - sizes) / (uint32_t)missing;
+    *nout = nr;
+    return 0;
+}
+
+/* options.c parse_zoned_distribution(): per direction as bs ("r,w"; one set applies to both). */
+static int opt_zoned(struct workload_job *j, char *v, bool absolute, char *why, size_t n)
+{
+    char *parts[3];
+    if (split_ddir(v, parts) < 0)
+        return whyf(why, n, -EINVAL, "more than three comma-separated zone lists");
+    struct fio_zone_split tmp[2][FIOJOB_MAX_ZONES];
+    int nr[2] = { 0, 0 };
+    memset(tmp, 0, sizeof tmp);
+    for (int d = 0; d < 2; d++) {
+        if (d > 0 && parts[d] == parts[d - 1]) {
+            memcpy(tmp[d], tmp[d - 1], sizeof tmp[d]);
+            nr[d] = nr[d - 1];
+            continue;
+        }
+        int rc = parts[d] ? parse_zones_ddir(parts[d], absolute, j->kb_base, tmp[d], &nr[d], why, n) : 0;
+        if (rc)
+            return rc;
+    }
+    memcpy(j->zones, tmp, sizeof tmp);
+    memcpy(j->n_zones, nr, sizeof nr);
+    j->random_distribution = absolute ? FIO_DIST_ZONED_ABS : FIO_DIST_ZONED;
+    j->dist_param = 0;
+    j->dist_center = -1;
+    return 0;
+}
+
+/* options.c str_random_distribution_cb(): kind[:value[:center]], zoned:..., zoned_abs:... */
 static int opt_random_distribution(struct workload_job *j, char *v, char *why, size_t n)
 {
+    if (!strncmp(v, "zoned:", 6))
+        return opt_zoned(j, v + 6, false, why, n);
+    if (!strncmp(v, "zoned_abs:", 10))
+        return opt_zoned(j, v + 10, true, why, n);
     char *p[4];
     int k = split(v, ':', p, 3);
     if (k < 0)
@@ -629,11 +711,14 @@ static int opt_random_distribution(struct workload_job *j, char *v, char *why, s
         val = 0.2; /* FIO_DEF_PARETO */
     } else if (!strcmp(kind, "normal")) {
         d = FIO_DIST_NORMAL;
-    } else if (!strcmp(kind, "zoned") || !strcmp(kind, "zoned_abs") || !strcmp(kind, "sequence")) {
-        return whyf(why, n, -ENOTSUP, "'%s' is not supported (random, zipf, pareto, normal)", kind);
-    } else {
-        return whyf(why, n, -EINVAL, "unknown distribution '%s' (random, zipf, pareto, normal)",
+    } else if (!strcmp(kind, "zoned") || !strcmp(kind, "zoned_abs")) {
+        return whyf(why, n, -EINVAL, "'%s' needs its zones (%s:access/size:...)", kind, kind);
+    } else if (!strcmp(kind, "sequence")) {
+        return whyf(why, n, -ENOTSUP, "'%s' is not supported (random, zipf, pareto, normal, zoned, zoned_abs)",
                     kind);
+    } else {
+        return whyf(why, n, -EINVAL,
+                    "unknown distribution '%s' (random, zipf, pareto, normal, zoned, zoned_abs)", kind);
     }
     if (k >= 2 && d != FIO_DIST_RANDOM && parse_double(trim(p[1]), &val))
         return whyf(why, n, -EINVAL, "bad value '%s'", p[1]);
@@ -650,6 +735,31 @@ static int opt_random_distribution(struct workload_job *j, char *v, char *why, s
     j->random_distribution = d;
     j->dist_param = val;
     j->dist_center = center;
+    memset(j->n_zones, 0, sizeof j->n_zones);
+    return 0;
+}
+
+static int opt_random_generator(struct workload_job *j, char *v, char *why, size_t n)
+{
+    if (!strcmp(v, "tausworthe"))
+        j->random_generator = FIO_RAND_GEN_TAUSWORTHE;
+    else if (!strcmp(v, "lfsr"))
+        j->random_generator = FIO_RAND_GEN_LFSR;
+    else if (!strcmp(v, "tausworthe64"))
+        j->random_generator = FIO_RAND_GEN_TAUSWORTHE64;
+    else
+        return whyf(why, n, -EINVAL, "unknown value '%s' (tausworthe, lfsr, tausworthe64)", v);
+    return 0;
+}
+
+static int opt_thinktime_blocks_type(struct workload_job *j, char *v, char *why, size_t n)
+{
+    if (!strcmp(v, "complete"))
+        j->thinktime_blocks_type = FIO_THINKTIME_COMPLETE;
+    else if (!strcmp(v, "issue"))
+        j->thinktime_blocks_type = FIO_THINKTIME_ISSUE;
+    else
+        return whyf(why, n, -EINVAL, "unknown value '%s' (complete or issue)", v);
     return 0;
 }
 
@@ -706,6 +816,7 @@ struct opt_def {
     int (*fn)(struct workload_job *j, char *v, char *why, size_t n);
     bool bare_ok;
     bool no_effect; /* stored, but also listed as ignored (no effect on the simulation) */
+    size_t set_off; /* non-zero: a bool set when the option is given (fio_option_is_set) */
 };
 
 #define J(f) offsetof(struct workload_job, f)
@@ -747,7 +858,11 @@ static const struct opt_def opt_table[] = {
     FN("startdelay", NULL, opt_startdelay),
     FN("rate_iops", NULL, opt_rate_iops),
     TIME("thinktime", NULL, thinktime_ns, NS_PER_US),
-    U32("thinktime_blocks", thinktime_blocks, 1, UINT32_MAX),
+    { .name = "thinktime_blocks", .type = OT_U32, .off = J(thinktime_blocks), .min = 1, .max = UINT32_MAX,
+      .set_off = J(thinktime_blocks_set) },
+    FN("thinktime_blocks_type", NULL, opt_thinktime_blocks_type),
+    TIME("thinktime_spin", NULL, thinktime_spin_ns, NS_PER_US),
+    TIME("thinktime_iotime", NULL, thinktime_iotime_ns, NS_PER_S),
     BOOL("group_reporting", group_reporting),
     FN("percentile_list", NULL, opt_percentile_list),
     BOOL("clat_percentiles", clat_percentiles),
@@ -756,7 +871,9 @@ static const struct opt_def opt_table[] = {
     FN("random_distribution", NULL, opt_random_distribution),
     { .name = "randrepeat", .alias = "allrandrepeat", .type = OT_BOOL, .off = J(randrepeat) },
     BOOL("norandommap", norandommap),
-    U64("randseed", randseed),
+    { .name = "randseed", .type = OT_U64, .off = J(randseed), .min = 0, .max = UINT64_MAX,
+      .set_off = J(randseed_set) },
+    FN("random_generator", NULL, opt_random_generator),
     BOOL("new_group", new_group),
     { .name = "stonewall", .alias = "wait_for_previous", .type = OT_BOOL, .off = J(stonewall) },
     { .name = "write_lat_log", .type = OT_FN, .fn = opt_write_lat_log, .bare_ok = true },
@@ -780,7 +897,7 @@ static const struct opt_def opt_table[] = {
     IGN("iodepth_batch_complete_max", NULL), IGN("iodepth_low", NULL),
     IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL),
     IGN("buffer_compress_percentage", NULL), IGN("buffer_compress_chunk", NULL),
-    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL), IGN("random_generator", NULL),
+    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL),
     IGN("unified_rw_reporting", NULL), IGN("per_job_logs", NULL), IGN("log_offset", NULL),
     IGN("log_prio", NULL), IGN("log_compression", NULL), IGN("unit_base", NULL),
     IGN("significant_figures", NULL), IGN("allow_file_create", NULL), IGN("create_on_open", NULL),
@@ -790,8 +907,7 @@ static const struct opt_def opt_table[] = {
     UNSUP("rate_process", NULL), UNSUP("rate_cycle", "ratecycle"), UNSUP("loops", NULL),
     UNSUP("fsync", NULL), UNSUP("fdatasync", NULL), UNSUP("end_fsync", NULL),
     UNSUP("fsync_on_close", NULL), UNSUP("percentage_random", NULL), UNSUP("zonemode", NULL),
-    UNSUP("offset_increment", NULL), UNSUP("thinktime_spin", NULL),
-    UNSUP("thinktime_iotime", NULL), UNSUP("bs_unaligned", "blocksize_unaligned"),
+    UNSUP("offset_increment", NULL), UNSUP("bs_unaligned", "blocksize_unaligned"),
 };
 
 #define N_OPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
@@ -893,6 +1009,8 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
         rc = whyf(why, n, -ENOTSUP, "option '%s' is not supported by cephsim", o->name);
         break;
     }
+    if (!rc && o->set_off)
+        *(bool *)((char *)j + o->set_off) = true;
     if (!rc && jf && (o->type == OT_IGNORED || o->no_effect))
         add_ignored(jf, o->name);
     if (!rc)
@@ -1307,6 +1425,8 @@ const char *fiojob_dist_name(enum fio_rand_dist d)
     case FIO_DIST_ZIPF: return "zipf";
     case FIO_DIST_PARETO: return "pareto";
     case FIO_DIST_NORMAL: return "normal";
+    case FIO_DIST_ZONED: return "zoned";
+    case FIO_DIST_ZONED_ABS: return "zoned_abs";
     }
     return "?";
 }
@@ -1413,8 +1533,15 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
     if (j->rate_iops[0] || j->rate_iops[1])
         strbuf_printf(b, "rate_iops=%u,%u\n", j->rate_iops[0], j->rate_iops[1]);
     if (j->thinktime_ns)
-        strbuf_printf(b, "thinktime=%s\nthinktime_blocks=%u\n", fmt_time(t1, sizeof t1, j->thinktime_ns),
-                      j->thinktime_blocks);
+        strbuf_printf(b, "thinktime=%s\n", fmt_time(t1, sizeof t1, j->thinktime_ns));
+    if (j->thinktime_blocks_set)
+        strbuf_printf(b, "thinktime_blocks=%u\n", j->thinktime_blocks);
+    if (j->thinktime_blocks_type == FIO_THINKTIME_ISSUE)
+        strbuf_printf(b, "thinktime_blocks_type=issue\n");
+    if (j->thinktime_spin_ns)
+        strbuf_printf(b, "thinktime_spin=%s\n", fmt_time(t1, sizeof t1, j->thinktime_spin_ns));
+    if (j->thinktime_iotime_ns)
+        strbuf_printf(b, "thinktime_iotime=%s\n", fmt_time(t1, sizeof t1, j->thinktime_iotime_ns));
     strbuf_printf(b, "group_reporting=%d\n", j->group_reporting);
     strbuf_printf(b, "percentile_list=");
     for (int i = 0; i < j->n_percentiles; i++)
@@ -1422,12 +1549,30 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
     strbuf_printf(b, "\nclat_percentiles=%d\nlat_percentiles=%d\nslat_percentiles=%d\n",
                   j->clat_percentiles, j->lat_percentiles, j->slat_percentiles);
     strbuf_printf(b, "random_distribution=%s", fiojob_dist_name(j->random_distribution));
-    if (j->random_distribution != FIO_DIST_RANDOM)
+    bool zoned = j->random_distribution == FIO_DIST_ZONED || j->random_distribution == FIO_DIST_ZONED_ABS;
+    if (zoned) {
+        for (int d = 0; d < 2; d++) {
+            strbuf_printf(b, "%s", d ? "," : ":");
+            for (int i = 0; i < j->n_zones[d]; i++) {
+                const struct fio_zone_split *z = &j->zones[d][i];
+                if (j->random_distribution == FIO_DIST_ZONED)
+                    strbuf_printf(b, "%s%u/%u", i ? ":" : "", z->access_pct, z->size_pct);
+                else
+                    strbuf_printf(b, "%s%u/%s", i ? ":" : "", z->access_pct, fmt_size(t1, sizeof t1, z->size, kb));
+            }
+        }
+    } else if (j->random_distribution != FIO_DIST_RANDOM) {
         strbuf_printf(b, ":%.15g", j->dist_param);
-    if (j->random_distribution != FIO_DIST_RANDOM && j->dist_center >= 0)
-        strbuf_printf(b, ":%.15g", j->dist_center);
-    strbuf_printf(b, "\nrandrepeat=%d\nnorandommap=%d\nrandseed=%llu\n", j->randrepeat,
-                  j->norandommap, (unsigned long long)j->randseed);
+        if (j->dist_center >= 0)
+            strbuf_printf(b, ":%.15g", j->dist_center);
+    }
+    strbuf_printf(b, "\nrandrepeat=%d\nnorandommap=%d\n", j->randrepeat, j->norandommap);
+    if (j->random_generator == FIO_RAND_GEN_LFSR)
+        strbuf_printf(b, "random_generator=lfsr\n");
+    else if (j->random_generator == FIO_RAND_GEN_TAUSWORTHE64)
+        strbuf_printf(b, "random_generator=tausworthe64\n");
+    if (j->randseed_set)
+        strbuf_printf(b, "randseed=%llu\n", (unsigned long long)j->randseed);
     if (j->new_group)
         strbuf_printf(b, "new_group=1\n");
     if (j->stonewall)

@@ -286,7 +286,6 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             w->job = job;
             w->index = slot;
             cpu_pool_init(&w->thread, &c->hosts[host], "fio", 1);
-            w->rng = sim_rng(c->s, "fio", slot, "offsets");
             uint64_t off = job->offset_pct > 0 ? (uint64_t)(job->offset_pct / 100.0 * img_size) : job->offset;
             uint64_t len = job->size ? job->size
                            : job->size_pct > 0 ? (uint64_t)(job->size_pct / 100.0 * img_size) : img_size;
@@ -296,7 +295,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 len = img_size - off;
             w->region_off = off;
             w->region_len = len;
-            w->seq_next = off;
+            fiogen_init(&w->gen, c->s, job, slot + 1, len); /* fio's thread_number is 1-based */
             struct job_result *r = &c->results[slot];
             snprintf(r->jobname, sizeof r->jobname, "%s", job->name);
             r->groupid = job->groupid;

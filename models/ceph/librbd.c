@@ -4,9 +4,13 @@
  *
  * Mirrors (ceph-model.md section 5):
  *  - fio's rbd engine: each job clone (numjobs) is one fio thread keeping
- *    iodepth I/Os in flight; offsets sequential (with rw=write:<skip>) or
- *    uniformly random and block-aligned, rwmixread, bs/bssplit, rate_iops,
- *    thinktime, ramp_time (stats reset), size/io_size/number_ios limits.
+ *    iodepth I/Os in flight; what it issues (direction, offset, block size:
+ *    rw, rw_seq_nr, random_distribution, the random map, bs/bsrange/bssplit,
+ *    randseed/randrepeat) is fiogen.c's; rate_iops, thinktime (backend.c
+ *    handle_thinktime: after thinktime_blocks I/Os completed or issued, or
+ *    thinktime_iotime, stop issuing, let every I/O in flight complete,
+ *    spin thinktime_spin on the fio thread and sleep the rest of thinktime),
+ *    ramp_time (stats reset), size/io_size/number_ios limits.
  *  - librbd: rbd_non_blocking_aio hands each request to the io_context thread
  *    (rbd_op_threads, default 1; QueueImageDispatch); the Striper maps it to
  *    objects of 1 << order bytes; the write-around cache
@@ -65,48 +69,6 @@ static bool worker_limit_reached(const struct fio_worker *w)
     return false;
 }
 
-static uint32_t pick_bs(struct fio_worker *w, int ddir)
-{
-    const struct workload_job *j = w->job;
-    if (j->n_bssplit[ddir] == 0)
-        return j->bs[ddir];
-    uint32_t u = (uint32_t)gsl_rng_uniform_int(w->rng, 100), acc = 0;
-    for (int i = 0; i < j->n_bssplit[ddir]; i++) {
-        acc += j->bssplit[ddir][i].pct;
-        if (u < acc)
-            return j->bssplit[ddir][i].bs;
-    }
-    return j->bssplit[ddir][j->n_bssplit[ddir] - 1].bs;
-}
-
-static void pick_offset(struct fio_worker *w, struct fio_io *io)
-{
-    const struct workload_job *j = w->job;
-    bool random = j->rw == FIO_RW_RANDREAD || j->rw == FIO_RW_RANDWRITE || j->rw == FIO_RW_RANDRW;
-    uint64_t blocks = w->region_len / io->len;
-    if (blocks == 0)
-        blocks = 1;
-    if (random) {
-        io->offset = w->region_off + gsl_rng_uniform_int(w->rng, blocks) * io->len;
-    } else {
-        if (w->seq_next + io->len > w->region_off + w->region_len)
-            w->seq_next = w->region_off; /* wrap around, as fio does for time_based */
-        io->offset = w->seq_next;
-        w->seq_next += io->len + j->rw_seq_add;
-    }
-}
-
-static int pick_ddir(struct fio_worker *w)
-{
-    switch (w->job->rw) {
-    case FIO_RW_READ:
-    case FIO_RW_RANDREAD: return FIO_DDIR_READ;
-    case FIO_RW_WRITE:
-    case FIO_RW_RANDWRITE: return FIO_DDIR_WRITE;
-    default: return gsl_rng_uniform_int(w->rng, 100) < w->job->rwmixread ? FIO_DDIR_READ : FIO_DDIR_WRITE;
-    }
-}
-
 static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
 static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -126,6 +88,70 @@ static void fio_issue_later(struct sim *s, void *obj, uint64_t arg)
     struct fio_worker *w = obj;
     w->next_rate_t = 0;
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
+}
+
+/* The thinktime sleep ended: the next I/O goes out before the next check (fio's do_io loop). */
+static void think_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct fio_worker *w = obj;
+    w->think_resumed = true;
+    w->think_last_t = sim_now(s);
+    fio_issue_later(s, obj, arg);
+}
+
+/* usec_spin: burn the fio thread's core until the deadline (arg, wall time), then
+   sleep the rest of thinktime (it ends at next_rate_t; later if the spin overran). */
+static void think_spin(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct fio_worker *w = obj;
+    sim_time_t now = sim_now(s), deadline = (sim_time_t)arg;
+    if (now + 1000 <= deadline) { /* spin in slices of at most 10 us: the clock is polled */
+        struct cpu_host *h = w->thread.host;
+        double us = (double)(deadline - now) / 1e3;
+        cpu_exec(th, (us < 10 ? us : 10) * cpu_clock_ghz(h) / h->p.ref_clock_ghz, think_spin, w, deadline);
+        return;
+    }
+    if (w->next_rate_t < now)
+        w->next_rate_t = now;
+    sim_schedule(s, w->next_rate_t - now, think_done, w, 0);
+    cpu_thread_release(th);
+}
+
+/*
+ * backend.c handle_thinktime, checked after every issue and completion: true
+ * when the worker stalls (th then is the thinktime's, or released).
+ */
+static bool think_stall(struct sim *s, struct cpu_thread *th, struct fio_worker *w)
+{
+    const struct workload_job *j = w->job;
+    sim_time_t now = sim_now(s);
+    if (!w->think_pending) {
+        if (w->think_resumed)
+            return false;
+        bool stall = false;
+        if (j->thinktime_iotime_ns) {
+            if (now - w->think_last_t >= j->thinktime_iotime_ns)
+                stall = true;
+            else if (!j->thinktime_blocks_set)
+                return false;
+        }
+        uint64_t b = j->thinktime_blocks_type == FIO_THINKTIME_ISSUE ? w->issued : w->completed;
+        if (b >= w->think_last_blocks + j->thinktime_blocks)
+            stall = true;
+        if (!stall)
+            return false;
+        w->think_pending = true;
+        w->think_last_blocks = b;
+    }
+    if (w->inflight) { /* io_u_quiesce: the last completion comes back here */
+        cpu_thread_release(th);
+        return true;
+    }
+    w->think_pending = false;
+    sim_time_t spin = j->thinktime_spin_ns < j->thinktime_ns ? j->thinktime_spin_ns : j->thinktime_ns;
+    w->next_rate_t = now + j->thinktime_ns;
+    think_spin(s, th, w, now + spin);
+    return true;
 }
 
 /* A new I/O of w, counted as issued and in flight (its offset is the caller's). */
@@ -150,7 +176,13 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
     struct fio_worker *w = obj;
     struct cluster *c = w->cl->c;
     const struct workload_job *j = w->job;
-    if (!j || w->inflight >= j->iodepth || worker_limit_reached(w) || w->next_rate_t) {
+    if (!j || worker_limit_reached(w) || w->next_rate_t) {
+        cpu_thread_release(th);
+        return;
+    }
+    if (j->thinktime_ns && think_stall(s, th, w))
+        return;
+    if (w->inflight >= j->iodepth) {
         cpu_thread_release(th);
         return;
     }
@@ -162,18 +194,18 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
         if (due > now)
             wait = due - now;
     }
-    if (!wait && j->thinktime_ns && w->issued && w->issued % (j->thinktime_blocks ? j->thinktime_blocks : 1) == 0 &&
-        w->inflight == 0)
-        wait = j->thinktime_ns;
     if (wait) {
         w->next_rate_t = now + wait;
         sim_schedule(s, wait, fio_issue_later, w, 0);
         cpu_thread_release(th);
         return;
     }
-    int ddir = pick_ddir(w);
-    struct fio_io *io = io_start(w, ddir, pick_bs(w, ddir), now);
-    pick_offset(w, io);
+    int ddir;
+    uint64_t off, len;
+    fiogen_next(&w->gen, &ddir, &off, &len);
+    struct fio_io *io = io_start(w, ddir, len, now);
+    io->offset = w->region_off + off;
+    w->think_resumed = false;
     cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
 }
 
@@ -209,6 +241,7 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     if (!w->job)
         replay_io_done(w, io, now);
     w->inflight--;
+    w->completed++;
     pool_put(&c->io_pool, io);
     cpu_exec(th, c->spec.cost.fio_complete_us, fio_issue_item, w, 0);
 }
@@ -656,7 +689,7 @@ static void librbd_fini(struct client *cl)
 static void worker_start(struct sim *s, void *obj, uint64_t arg)
 {
     struct fio_worker *w = obj;
-    w->t_start = sim_now(s);
+    w->t_start = w->think_last_t = sim_now(s);
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 

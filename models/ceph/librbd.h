@@ -12,6 +12,7 @@
 
 #include "cluster.h"
 #include "cpu.h"
+#include "fiogen.h"
 #include "queueing.h"
 #include "rados.h"
 #include "workload.h"
@@ -39,13 +40,16 @@ struct fio_worker {
     const struct workload_job *job;
     uint32_t index;          /* job result slot */
     struct cpu_pool thread;  /* the fio thread */
-    gsl_rng *rng;
+    struct fiogen gen;       /* direction, offset, block size of the next I/O */
     uint64_t region_off, region_len;
-    uint64_t seq_next;
-    uint64_t issued, bytes_issued;
+    uint64_t issued, bytes_issued, completed;
     uint32_t inflight;
     bool stopped;
     sim_time_t next_rate_t;  /* rate_iops / thinktime pacing: issue resumes then */
+    /* thinktime (fio handle_thinktime): a stall is due / the I/O after one */
+    bool think_pending, think_resumed;
+    uint64_t think_last_blocks;
+    sim_time_t think_last_t;
     sim_time_t t_start;
 };
 

@@ -16,16 +16,28 @@
 
 #define FIOJOB_MAX_BSSPLIT 64     /* fio BSSPLIT_MAX */
 #define FIOJOB_MAX_PERCENTILES 20 /* fio FIO_IO_U_LIST_MAX_LEN */
+#define FIOJOB_MAX_ZONES 256      /* fio ZONESPLIT_MAX */
 
 enum fio_rw { FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE, FIO_RW_RW, FIO_RW_RANDRW };
 /* Index of the per-direction arrays (fio DDIR_READ, DDIR_WRITE; trim is not kept). */
 enum fio_ddir { FIO_DDIR_READ = 0, FIO_DDIR_WRITE = 1 };
-enum fio_rand_dist { FIO_DIST_RANDOM, FIO_DIST_ZIPF, FIO_DIST_PARETO, FIO_DIST_NORMAL };
+enum fio_rand_dist { FIO_DIST_RANDOM, FIO_DIST_ZIPF, FIO_DIST_PARETO, FIO_DIST_NORMAL, FIO_DIST_ZONED,
+                     FIO_DIST_ZONED_ABS };
+/* random_generator: tausworthe64 behaves as tausworthe (64-bit draws where needed) */
+enum fio_rand_gen { FIO_RAND_GEN_TAUSWORTHE, FIO_RAND_GEN_LFSR, FIO_RAND_GEN_TAUSWORTHE64 };
+enum fio_thinktime_blocks_type { FIO_THINKTIME_COMPLETE, FIO_THINKTIME_ISSUE };
 enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
 
 struct fio_bssplit {
     uint32_t bs;
     uint32_t pct; /* the percentages of one direction sum to 100 */
+};
+
+/* One zone of random_distribution=zoned (access_pct/size_pct) or zoned_abs (access_pct/size). */
+struct fio_zone_split {
+    uint32_t access_pct;
+    uint32_t size_pct;
+    uint64_t size;
 };
 
 struct workload_job {
@@ -59,6 +71,10 @@ struct workload_job {
     uint32_t rate_iops[2];  /* 0 = no cap */
     uint64_t thinktime_ns;
     uint32_t thinktime_blocks; /* default 1 */
+    bool thinktime_blocks_set; /* given: with thinktime_iotime it then also counts (fio_option_is_set) */
+    enum fio_thinktime_blocks_type thinktime_blocks_type; /* default complete */
+    uint64_t thinktime_spin_ns;   /* of thinktime, spent busy on the fio thread */
+    uint64_t thinktime_iotime_ns; /* 0 = unset */
     bool group_reporting;
     double percentile_list[FIOJOB_MAX_PERCENTILES];
     int n_percentiles;
@@ -66,9 +82,13 @@ struct workload_job {
     enum fio_rand_dist random_distribution;
     double dist_param;      /* zipf theta, pareto h, normal deviation (%) */
     double dist_center;     /* optional ":center" in [0,1]; -1 = unset */
+    struct fio_zone_split zones[2][FIOJOB_MAX_ZONES]; /* zoned / zoned_abs, per direction */
+    int n_zones[2];
     bool randrepeat;        /* default 1 */
     bool norandommap;
+    enum fio_rand_gen random_generator;
     uint64_t randseed;      /* default 0x89 */
+    bool randseed_set;      /* given: the streams derive from it even with randrepeat=0 */
     bool new_group, stonewall;
     bool write_lat_log, write_iops_log, write_bw_log;
     char lat_log[128], iops_log[128], bw_log[128]; /* log file prefixes; "" = job name */
