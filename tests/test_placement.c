@@ -511,15 +511,16 @@ static void cluster_uses_crush(void **state)
 /* A user's own map (cluster.crush_map = `ceph osd crush dump` JSON, with the
    pool's id, pg_num and crush_rule as `ceph osd pool ls detail` prints them):
    the simulated cluster's acting sets equal osdmaptool's on that map. */
-static void check_cluster_on_dump(const char *name, int pool_id, int pg_num, int rule, const char *ref)
+static void check_cluster_on_dump(const char *name, const char *crush_json, int pool_id, int pg_num, int rule,
+                                  const char *ref)
 {
     char json[1024];
     snprintf(json, sizeof json,
-             "{\"cluster\": {\"crush_map\": \"%s%s.crush.json\", \"nvme\": \"pm983\", \"client_hosts\": 1},"
+             "{\"cluster\": {\"crush_map\": \"%s\", \"nvme\": \"pm983\", \"client_hosts\": 1},"
              " \"pool\": {\"size\": 3, \"pg_num\": %d, \"id\": %d, \"crush_rule\": %d},"
              " \"clients\": {\"jobs\": \"[w]\\nioengine=rbd\\nrw=randwrite\\nbs=4k\\n\"},"
              " \"sim\": {\"duration_s\": 0.01, \"warmup_s\": 0}}",
-             DATA, name, pg_num, pool_id, rule);
+             crush_json, pg_num, pool_id, rule);
     struct scenario sc;
     struct sim_err err = {0};
     if (scenario_load(&sc, NULL, json, "user.json", NULL, 0, &err) < 0)
@@ -555,8 +556,12 @@ static void cluster_reads_crush_dump(void **state)
 {
     (void)state;
     /* the references with no OSD marked out (the model runs every OSD in) */
-    check_cluster_on_dump("h3x10", 1, 1024, 0, DATA "h3x10.pool1.txt");
-    check_cluster_on_dump("unequal", 1, 1024, 0, DATA "unequal.pool1.txt");
+    check_cluster_on_dump("h3x10", DATA "h3x10.crush.json", 1, 1024, 0, DATA "h3x10.pool1.txt");
+    check_cluster_on_dump("unequal", DATA "unequal.crush.json", 1, 1024, 0, DATA "unequal.pool1.txt");
+    /* the real lab cluster (16.2.15, 1 host, 3 OSDs, pool rbd = 2): its own
+       `ceph osd crush dump` and `osdmaptool --test-map-pgs-dump` */
+    check_cluster_on_dump("lab", "tests/data/lab2/cluster/osd_crush_dump.json", 2, 32, 0,
+                          "tests/data/lab2/cluster/osdmaptool_test_map_pgs_dump_pool2.txt");
     /* a map the model cannot run is refused with the file and the path */
     struct scenario sc;
     struct sim_err err = {0};

@@ -23,6 +23,11 @@
 #        QUIET_WAIT=60  seconds to wait (at most) for the machine to be >=80% idle
 #                    before each run; the outcome is recorded in meta.json
 #        POOL=rbd    pool of the images
+#   labwork extensions:
+#        MATRIX="KIND:WORKLOAD:SCHED ..."  run exactly these (per rep) instead of the
+#                    WORKLOADS/QD1_WORKLOADS x KINDS loops; KIND may be LABEL=KIND@IMG[,IMG]
+#        workload names <pat>[-bs<size>]-qd<N>[-nj<J>][-mix<R>] (see fio_args)
+#        meta.json also records label, images, fio_args, loadavg_start/loadavg_end
 #   Existing cluster (not started by minicluster.sh):
 #        EXTERNAL=1  use $CEPH_CONF (default /etc/ceph/ceph.conf) instead of the lab's;
 #                    daemons are never reniced, put in SCHED_RR or stopped
@@ -130,12 +135,38 @@ hist_tail_mode() {    # keep the 200 slowest ops of the last 900 s
 }
 
 fio_args() {  # fio_args <workload>
+    # the shipped names, plus a generic form (labwork extension):
+    #   <pat>[-bs<size>]-qd<N>[-nj<J>][-mix<R>]
+    #   pat: seqw randw seqr randr seqrw randrw (rw=write randwrite read randread rw randrw)
+    #   bs default 4k; nj = fio numjobs (default 1); mix = rwmixread percent (rw/randrw only)
     case "$1" in
         seqw-qd128)  echo "--rw=write --bs=4k --iodepth=128" ;;
         randw-qd128) echo "--rw=randwrite --bs=4k --iodepth=128" ;;
         randw-qd1)   echo "--rw=randwrite --bs=4k --iodepth=1" ;;
         seqw-qd1)    echo "--rw=write --bs=4k --iodepth=1" ;;
-        *) echo "unknown workload $1" >&2; return 1 ;;
+        *)
+            local pat bs=4k qd="" nj="" mix="" f rw
+            IFS=- read -r -a f <<< "$1"
+            pat="${f[0]}"
+            for x in "${f[@]:1}"; do
+                case "$x" in
+                    bs*) bs="${x#bs}" ;;
+                    qd*) qd="${x#qd}" ;;
+                    nj*) nj="${x#nj}" ;;
+                    mix*) mix="${x#mix}" ;;
+                    *) echo "unknown workload $1 (field $x)" >&2; return 1 ;;
+                esac
+            done
+            case "$pat" in
+                seqw) rw=write ;; randw) rw=randwrite ;; seqr) rw=read ;; randr) rw=randread ;;
+                seqrw) rw=rw ;; randrw) rw=randrw ;;
+                *) echo "unknown workload $1 (pattern $pat)" >&2; return 1 ;;
+            esac
+            [ -n "$qd" ] || { echo "unknown workload $1 (no -qdN)" >&2; return 1; }
+            local a="--rw=$rw --bs=$bs --iodepth=$qd"
+            [ -n "$mix" ] && a="$a --rwmixread=$mix"
+            [ -n "$nj" ] && a="$a --numjobs=$nj"
+            echo "$a" ;;
     esac
 }
 
@@ -180,8 +211,16 @@ PYEOF
 }
 
 run_one() {  # run_one <image-kind> <workload> <sched> <rep>
-    local kind="$1" wl="$2" sched="$3" rep="$4"
-    local name="${kind}_${wl}_sched-${sched}${TAG}_r${rep}"
+    # <image-kind> is a KINDS word (noparent, clone-written, clone-flat, clone-fresh) or
+    # (labwork extension) LABEL=KIND@IMAGE[,IMAGE...]: run directory named after LABEL,
+    # meta.json image_kind KIND (what cephsim infers the image type from), fio run against
+    # IMAGE (one fio job per IMAGE when several, all in one group_reporting group).
+    local spec="$1" wl="$2" sched="$3" rep="$4"
+    local label="$spec" kind="$spec" imgs=""
+    if [[ "$spec" == *=*@* ]]; then
+        label="${spec%%=*}"; kind="${spec#*=}"; imgs="${kind#*@}"; kind="${kind%%@*}"
+    fi
+    local name="${label}_${wl}_sched-${sched}${TAG}_r${rep}"
     local dir="$OUT/$name"
     [[ "$name" =~ $ONLY ]] || return 0
     if [ "$FORCE" != 1 ] && [ -s "$dir/fio.json" ]; then
@@ -189,30 +228,47 @@ run_one() {  # run_one <image-kind> <workload> <sched> <rep>
     fi
     rm -rf "$dir"; mkdir -p "$dir"
     local img="$kind"
+    [ -n "$imgs" ] && img="${imgs%%,*}"
     if [ "$kind" = clone-fresh ]; then
         img="clone-fresh-${wl}-${sched}-r${rep}"
+        imgs=""
         rbd rm --no-progress "$POOL/$img" >/dev/null 2>&1 || true
         rbd clone "$POOL/parent@base" "$POOL/$img"
     fi
-    rbd info --format json "$POOL/$img" > "$dir/rbd_info.json"
+    [ -n "$imgs" ] || imgs="$img"
+    local -a images
+    IFS=, read -r -a images <<< "$imgs"
+    rbd info --format json "$POOL/${images[0]}" > "$dir/rbd_info.json"
+    local k
+    for ((k = 1; k < ${#images[@]}; k++)); do
+        rbd info --format json "$POOL/${images[$k]}" > "$dir/rbd_info.$((k + 1)).json"
+    done
     local args
     args="$(fio_args "$wl")"
+    [[ "$args" == *--numjobs=* ]] || args="$args --numjobs=1"
     local prio="nice -n $NICE"
     [ "$NICE" = 0 ] && prio=""
     [ "$RT" = 1 ] && prio="chrt -r 1"
-    local cmd="fio --name=$wl --ioengine=rbd --clientname=admin --pool=$POOL --rbdname=$img --invalidate=0 $args --numjobs=1 --runtime=$RUNTIME --time_based=1 --group_reporting=1 --output-format=json --output=fio.json"
+    local cmd
+    if [ ${#images[@]} = 1 ]; then   # as shipped: every option is a job option
+        cmd="fio --name=$wl --ioengine=rbd --clientname=admin --pool=$POOL --rbdname=${images[0]} --invalidate=0 $args --runtime=$RUNTIME --time_based=1 --group_reporting=1 --output-format=json --output=fio.json"
+    else   # global options, then one job per image (fio.json: rw/bs/iodepth in "global options")
+        cmd="fio --ioengine=rbd --clientname=admin --pool=$POOL --invalidate=0 $args --runtime=$RUNTIME --time_based=1 --group_reporting=1 --output-format=json --output=fio.json"
+        for k in "${images[@]}"; do cmd="$cmd --name=$wl-$k --rbdname=$k"; done
+    fi
     echo "CEPH_CONF=<conf dir>/ceph-client-sched-$sched.conf $prio $cmd" > "$dir/fio_cmd.txt"
 
     renice_lab
-    local quiet
+    local quiet load0 load1
     quiet="$(wait_quiet)"
     [ "$RT" = 1 ] && rt_lab on
     hist_window_mode
     osd_all /tmp - "perf reset all"
     python3 "$HERE/cpu_snap.py" "$PIDFILE" > "$dir/cpu_before.json"
     local t0 t1 tmid
+    load0="$(cut -d' ' -f1-3 /proc/loadavg)"
     t0=$(date +%s.%N)
-    log "run $name (image $img)"
+    log "run $name (image ${images[*]}) load $load0"
     ( cd "$dir" && CEPH_CONF="$CONF_DIR/ceph-client-sched-$sched.conf" exec $prio $cmd ) &
     local fpid=$!
     sleep "$MID"
@@ -221,16 +277,20 @@ run_one() {  # run_one <image-kind> <workload> <sched> <rep>
     hist_tail_mode
     wait "$fpid"
     t1=$(date +%s.%N)
+    load1="$(cut -d' ' -f1-3 /proc/loadavg)"
     [ "$RT" = 1 ] && rt_lab off
     python3 "$HERE/cpu_snap.py" "$PIDFILE" > "$dir/cpu_after.json"
     osd_all "$dir" perf "perf dump" 2>/dev/null
     GZ=1 osd_all "$dir" historic dump_historic_ops 2>/dev/null
     GZ=1 osd_all "$dir" historic_by_duration dump_historic_ops_by_duration 2>/dev/null
+    local imgjson
+    imgjson="$(printf '"%s",' "${images[@]}")"; imgjson="[${imgjson%,}]"
     cat > "$dir/meta.json" <<EOF
-{"run": "$name", "image_kind": "$kind", "image": "$img", "pool": "$POOL",
- "workload": "$wl", "rbd_io_scheduler": "$sched", "rep": $rep,
+{"run": "$name", "label": "$label", "image_kind": "$kind", "image": "${images[0]}", "images": $imgjson, "pool": "$POOL",
+ "workload": "$wl", "fio_args": "$args", "rbd_io_scheduler": "$sched", "rep": $rep,
  "runtime_s": $RUNTIME, "window_dump_at_s": $MID,
  "t_start": $t0, "t_window_dump": $tmid, "t_end": $t1,
+ "loadavg_start": "$load0", "loadavg_end": "$load1",
  "nice": ${NICE:-0}, "sched_rr": $RT, "external": $EXTERNAL, "pre_run_quiet_wait_s": ${quiet% *}, "pre_run_idle_pct": ${quiet#* }}
 EOF
     if [ "$kind" = clone-fresh ]; then
@@ -238,9 +298,12 @@ EOF
     fi
     python3 - "$dir/fio.json" <<'EOF' >&2
 import json,sys
-j=json.load(open(sys.argv[1]))['jobs'][0]['write']
-print("   iops=%.0f clat_mean=%.0fus p50=%.0fus p99=%.0fus" % (j['iops'], j['clat_ns']['mean']/1e3,
-      j['clat_ns']['percentile']['50.000000']/1e3, j['clat_ns']['percentile']['99.000000']/1e3))
+j=json.load(open(sys.argv[1]))['jobs'][0]
+for d in ('read', 'write'):
+    x = j[d]
+    if x['total_ios']:
+        print("   %s iops=%.0f clat_mean=%.0fus p50=%.0fus p99=%.0fus" % (d, x['iops'], x['clat_ns']['mean']/1e3,
+              x['clat_ns']['percentile']['50.000000']/1e3, x['clat_ns']['percentile']['99.000000']/1e3))
 EOF
 }
 
@@ -263,6 +326,14 @@ fi
 
 T0=$(date +%s)
 for rep in $(seq 1 "$REPS"); do
+    if [ -n "${MATRIX:-}" ]; then
+        # labwork extension: MATRIX="KIND:WORKLOAD:SCHED ..." replaces the default loops
+        for m in $MATRIX; do
+            IFS=: read -r mk mw ms <<< "$m"
+            run_one "$mk" "$mw" "$ms" "$rep"
+        done
+        continue
+    fi
     for wl in $WORKLOADS; do
         for sched in none simple; do
             for kind in $KINDS; do
