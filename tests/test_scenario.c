@@ -759,6 +759,39 @@ static void test_replication_seeds_feed_back(void **state)
     rm_tree(dir);
 }
 
+/* Job files from the command line: `run F.fio` on the seed cluster, `run S
+   --jobfile F`, `--set clients.jobfile=F` (relative to the working directory). */
+static void test_jobfile_from_cli(void **state)
+{
+    if (access(cephsim_bin(), X_OK) != 0)
+        skip();
+    char dir[] = "/tmp/cephsim_test_jobfile.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[2000], out[8192], errb[4096], path[300];
+    const char *shortrun = "--set sim.duration_s=0.01 --set sim.warmup_s=0 --set sim.replications=1";
+    snprintf(args, sizeof args, "run scenarios/fio/rbd-4k-write-qd128.fio -q -o '%s/bare' %s", dir, shortrun);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(path, sizeof path, "%s/bare/fio.json", dir);
+    char *text = NULL;
+    assert_int_equal(jsonu_slurp(path, &text, NULL, NULL), 0);
+    assert_non_null(strstr(text, "\"iodepth\":\t\"128\""));
+    free(text);
+    snprintf(args, sizeof args, "run scenarios/lab.json --jobfile scenarios/fio/rbd-4k-write-qd128.fio -q -o '%s/opt' %s",
+             dir, shortrun);
+    assert_int_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(path, sizeof path, "%s/opt/fio.json", dir);
+    assert_int_equal(jsonu_slurp(path, &text, NULL, NULL), 0);
+    assert_non_null(strstr(text, "\"iodepth\":\t\"128\""));
+    free(text);
+    snprintf(args, sizeof args, "run scenarios/lab.json --set clients.jobfile=no/such.fio -q -o '%s/bad'", dir);
+    assert_int_not_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(errb, "no/such.fio"));
+    snprintf(args, sizeof args, "run scenarios/lab.json --set clients.jobfle=x -q -o '%s/bad'", dir);
+    assert_int_not_equal(run_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(errb, "did you mean 'jobfile'"));
+    rm_tree(dir);
+}
+
 static void test_cli_contract(void **state)
 {
     if (access(cephsim_bin(), X_OK) != 0)
@@ -927,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_output_dir_never_destroyed),
         cmocka_unit_test(test_reads_are_bounded),
         cmocka_unit_test(test_replication_seeds_feed_back),
+        cmocka_unit_test(test_jobfile_from_cli),
         cmocka_unit_test(test_cli_contract),
         cmocka_unit_test(test_cli_bad_topology),
         cmocka_unit_test(test_fio_json_conformity),

@@ -1,7 +1,7 @@
 /*
  * main.c - the cephsim command line.
  *
- *   cephsim run [SCENARIO] [-o DIR] [--seed N] [--set path=value]... [-q]
+ *   cephsim run [SCENARIO | JOBFILE.fio] [--jobfile F.fio] [-o DIR] [--seed N] [--set path=value]... [-q]
  *   cephsim list-params [--markdown]
  *   cephsim --help | --version
  *
@@ -10,6 +10,7 @@
  * libsim.a) knows nothing of Ceph.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "hwprofile.h"
 #include "plot.h"
 #include "calibrate.h"
+#include "files.h"
 #include "query.h"
 #include "replay_cmd.h"
 #include "runner.h"
@@ -34,7 +36,9 @@ static void usage(FILE *f)
             "usage: cephsim <command> [options]\n"
             "\n"
             "commands:\n"
-            "  run [SCENARIO]      simulate a scenario (default: the two seed studies)\n"
+            "  run [SCENARIO]      simulate a scenario (default: the two seed studies);\n"
+            "                      a bare JOBFILE.fio runs on the seed cluster (scenarios/qd1-latency.json)\n"
+            "        --jobfile F.fio      the scenario runs these fio jobs (= --set clients.jobfile=F.fio)\n"
             "        -o, --output DIR     write fio.json, osd.N.perf.json, osd.N.historic_ops.json, sim.json\n"
             "        --seed N             override sim.seed\n"
             "        --set PATH=VALUE     override any scenario value (cluster.nic=25gbe, fio.iodepth=32,\n"
@@ -77,21 +81,40 @@ static int cmd_list_params(int argc, char **argv)
     return 0;
 }
 
+/* scenarios/qd1-latency.json of the working directory's tree, else of the
+   tree the binary was built in (out/bin/cephsim -> ../../scenarios). */
+static int find_seed_scenario(char *out, size_t n)
+{
+    if (access("scenarios/qd1-latency.json", R_OK) == 0)
+        return snprintf(out, n, "scenarios/qd1-latency.json") < (int)n ? 0 : -1;
+    char dir[PATH_MAX];
+    if (files_exe_dir(dir, sizeof dir) < 0)
+        return -1;
+    if (snprintf(out, n, "%s/../../scenarios/qd1-latency.json", dir) >= (int)n)
+        return -1;
+    return access(out, R_OK) == 0 ? 0 : -1;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
         {"set", required_argument, NULL, 'S'},    {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {0}};
+        {"help", no_argument, NULL, 'h'},         {"jobfile", required_argument, NULL, 'j'},
+        {0}};
     const char *out = NULL;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int n_sets = 0, c, rc = 0;
     bool quiet = false;
-    char seedset[64];
+    char seedset[64], jobset[PATH_MAX + 32];
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
+        case 'j':
+            snprintf(jobset, sizeof jobset, "clients.jobfile=%s", optarg);
+            sets[n_sets++] = jobset;
+            break;
         case 's':
             snprintf(seedset, sizeof seedset, "sim.seed=%s", optarg);
             sets[n_sets++] = seedset;
@@ -114,12 +137,27 @@ static int cmd_run(int argc, char **argv)
     } else {
         struct scenario sc;
         const char *path = argv[optind];
+        char jobset2[PATH_MAX + 32], seed_cluster[PATH_MAX];
+        size_t pl = strlen(path);
+        if (pl > 4 && !strcmp(path + pl - 4, ".fio")) {
+            /* a bare job file runs on the seed cluster (3 x Epyc 7302P, 10 x PM983, 10GBase-T) */
+            snprintf(jobset2, sizeof jobset2, "clients.jobfile=%s", path);
+            sets[n_sets++] = jobset2;
+            if (find_seed_scenario(seed_cluster, sizeof seed_cluster) < 0) {
+                fprintf(stderr, "cephsim run: %s: cannot find scenarios/qd1-latency.json (the seed cluster a bare "
+                                "job file runs on): run from the source tree\n", path);
+                free(sets);
+                return 1;
+            }
+            path = seed_cluster;
+        }
         if (scenario_load(&sc, path, NULL, NULL, sets, n_sets, &err) < 0) {
             rc = -1;
         } else {
             char dir[1100];
             if (!out) {
-                const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+                const char *named = pl > 4 && !strcmp(argv[optind] + pl - 4, ".fio") ? argv[optind] : path;
+                const char *base = strrchr(named, '/') ? strrchr(named, '/') + 1 : named;
                 snprintf(dir, sizeof dir, "out/runs/%.*s", (int)strcspn(base, "."), base);
                 out = dir;
             }

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
+#include <unistd.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -450,6 +452,34 @@ static int apply_hw_json(struct scenario *sc, const cJSON *hw, const char *file,
     return 0;
 }
 
+/* --set clients.jobfile=F (relative to the working directory, as any path on
+   the command line) or clients.jobs=TEXT: the scenario runs these jobs instead
+   of its own. */
+static int set_clients(struct scenario *sc, const char *set, const char *key, const char *value, struct sim_err *err)
+{
+    cJSON *clients = cJSON_CreateObject();
+    if (!strcmp(key, "jobfile")) {
+        char abs_[PATH_MAX], cwd[PATH_MAX];
+        if (value[0] != '/' && getcwd(cwd, sizeof cwd) && (size_t)snprintf(abs_, sizeof abs_, "%s/%s", cwd, value) <
+                                                              sizeof abs_)
+            value = abs_;
+        cJSON_AddStringToObject(clients, "jobfile", value);
+    } else if (!strcmp(key, "jobs")) {
+        cJSON_AddStringToObject(clients, "jobs", value);
+    } else {
+        cJSON_Delete(clients);
+        static const char *const keys[] = {"jobfile", "jobs"};
+        const char *dym = names_did_you_mean(key, keys, 2);
+        return sim_errf(err, -EINVAL, "--set %s: clients.%s: unknown key (clients.jobfile or clients.jobs)%s%s%s", set,
+                        key, dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+    }
+    if (cJSON_GetObjectItemCaseSensitive(sc->json, "clients"))
+        cJSON_ReplaceItemInObjectCaseSensitive(sc->json, "clients", clients);
+    else
+        cJSON_AddItemToObject(sc->json, "clients", clients);
+    return 0;
+}
+
 static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file, struct sim_err *err)
 {
     char dirbuf[1024];
@@ -579,6 +609,9 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         if (sec) {
             if ((rc = set_param(sc, sec, key, value, sets[i], err)) < 0)
                 goto fail;
+        } else if (!strcmp(section, "clients")) {
+            if ((rc = set_clients(sc, sets[i], key, value, err)) < 0)
+                goto fail;
         } else if (strcmp(section, "hw") && strcmp(section, "fio")) {
             rc = set_error_unknown_section(sets[i], section, err);
             goto fail;
@@ -595,11 +628,13 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         rc = sim_errf(err, -EINVAL, "%s: image.object_map: the object-map feature needs exclusive_lock", file);
         goto fail;
     }
-    if (sc->pool.size > sc->cluster.hosts * sc->cluster.osds_per_host) {
+    if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
+        goto fail;
+    uint64_t n_osds = sc->crush ? sc->n_osds : (uint64_t)(sc->cluster.hosts * sc->cluster.osds_per_host);
+    if ((uint64_t)sc->pool.size > n_osds) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%lld replicas need at least %lld OSDs (cluster.hosts x cluster.osds_per_host = %lld)",
-                 (long long)sc->pool.size, (long long)sc->pool.size,
-                 (long long)(sc->cluster.hosts * sc->cluster.osds_per_host));
+        snprintf(msg, sizeof msg, "%lld replicas need at least %lld OSDs (the cluster has %llu)",
+                 (long long)sc->pool.size, (long long)sc->pool.size, (unsigned long long)n_osds);
         rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
         goto fail;
     }
@@ -608,8 +643,6 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                       (long long)sc->pool.min_size, (long long)sc->pool.size);
         goto fail;
     }
-    if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
-        goto fail;
     if ((rc = load_profiles(sc, sets, n_sets, err)) < 0)
         goto fail;
     if (sc->cluster.governor && !hwprofile_cpu_governor(&sc->cpu, sc->cluster.governor - 1)) {
