@@ -792,6 +792,30 @@ static void test_jobfile_from_cli(void **state)
     rm_tree(dir);
 }
 
+/* A job for another fio engine is refused, naming the job and the engine:
+   it would otherwise run silently as librbd. */
+static void test_other_ioengines_refused(void **state)
+{
+    static const char *const engines[] = {"libaio", "null", "dev-dax"};
+    for (int i = 0; i < 3; i++) {
+        char json[512];
+        snprintf(json, sizeof json, "{\"clients\": {\"jobs\": \"[w]\\nioengine=%s\\nrw=randwrite\\n\"}}",
+                 engines[i]);
+        struct scenario sc;
+        struct sim_err err = {0};
+        assert_true(scenario_load(&sc, NULL, json, "engine.json", NULL, 0, &err) < 0);
+        assert_non_null(strstr(err.msg, "job 'w'"));
+        assert_non_null(strstr(err.msg, engines[i]));
+        assert_non_null(strstr(err.msg, "not modelled"));
+    }
+    /* fio's default engine (psync) is not rbd either */
+    struct scenario sc;
+    struct sim_err err = {0};
+    assert_true(scenario_load(&sc, NULL, "{\"clients\": {\"jobs\": \"[w]\\nrw=randwrite\\n\"}}", "engine.json",
+                              NULL, 0, &err) < 0);
+    assert_non_null(strstr(err.msg, "ioengine=psync"));
+}
+
 static void test_cli_contract(void **state)
 {
     if (access(cephsim_bin(), X_OK) != 0)
@@ -961,6 +985,7 @@ int main(void)
         cmocka_unit_test(test_reads_are_bounded),
         cmocka_unit_test(test_replication_seeds_feed_back),
         cmocka_unit_test(test_jobfile_from_cli),
+        cmocka_unit_test(test_other_ioengines_refused),
         cmocka_unit_test(test_cli_contract),
         cmocka_unit_test(test_cli_bad_topology),
         cmocka_unit_test(test_fio_json_conformity),

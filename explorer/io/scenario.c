@@ -514,6 +514,18 @@ static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file
     }
     if (rc < 0)
         return sim_errf(err, rc, "%s (clients of %s)", e2.msg, file);
+    /* cephsim simulates fio's rbd engine (librbd); any other engine's job would
+       run silently as librbd and mislead */
+    for (int i = 0; i < sc->jobs.n_jobs; i++) {
+        const char *eng = sc->jobs.jobs[i].ioengine;
+        if (!strcmp(eng, "rbd"))
+            continue;
+        bool kernel = !strcmp(eng, "libaio") || !strcmp(eng, "io_uring") || !strcmp(eng, "psync") ||
+                      !strcmp(eng, "sync") || !strcmp(eng, "posixaio");
+        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not modelled: cephsim simulates fio's rbd engine "
+                        "(ioengine=rbd, librbd)%s", file, sc->jobs.jobs[i].name, eng,
+                        kernel ? "; a kernel-mapped /dev/rbdN needs the kernel client (krbd), not modelled yet" : "");
+    }
     return 0;
 }
 
