@@ -28,5 +28,9 @@ void *pool_get(struct pool *p);
 /* An object with unspecified contents (the caller initialises it). */
 void *pool_get_raw(struct pool *p);
 void pool_put(struct pool *p, void *obj);
+/* Call fn(obj, ctx) on every object in use (taken and not put back), e.g. to
+   free what live objects own before pool_fini.  Not for the hot path: it
+   walks every block. */
+void pool_visit_in_use(struct pool *p, void (*fn)(void *obj, void *ctx), void *ctx);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "err.h"
 #include "evq.h"
+#include "pool.h"
 #include "sim.h"
 
 /* splitmix64: a test-local generator, independent of the code under test. */
@@ -628,9 +629,45 @@ static void test_two_simulators_are_independent(void **state)
     sim_destroy(b);
 }
 
+/* pool_visit_in_use sees exactly the objects taken and not put back. */
+static void count_visit(void *obj, void *ctx)
+{
+    int *seen = ctx;
+    seen[*(int *)obj]++;
+}
+
+static void test_pool_visits_live_objects(void **state)
+{
+    (void)state;
+    struct pool p;
+    pool_init(&p, sizeof(int) * 4, 7); /* several blocks */
+    int *objs[100];
+    for (int i = 0; i < 100; i++) {
+        objs[i] = pool_get(&p);
+        objs[i][0] = i;
+    }
+    for (int i = 0; i < 100; i += 3) /* put back every third */
+        pool_put(&p, objs[i]);
+    int seen[100] = {0};
+    for (int i = 0; i < 100; i += 3) {
+        int *o = pool_get(&p); /* reuse some slots: they are live again */
+        *o = i;
+        if (i % 2)
+            pool_put(&p, o);
+    }
+    pool_visit_in_use(&p, count_visit, seen);
+    for (int i = 0; i < 100; i++) {
+        int want = i % 3 ? 1 : (i % 2 ? 0 : 1);
+        if (seen[i] != want)
+            fail_msg("object %d visited %d times, want %d", i, seen[i], want);
+    }
+    pool_fini(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pool_visits_live_objects),
         cmocka_unit_test(test_evq_orders_by_time),
         cmocka_unit_test(test_evq_ties_run_in_insertion_order),
         cmocka_unit_test(test_sim_schedule_at_now_from_handler_runs_after_queued),

@@ -311,10 +311,17 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     return c;
 }
 
+/* An op still in flight when the run ends owns its overflow events. */
+static void release_live_op(void *obj, void *ctx)
+{
+    optrack_release(&((struct osd_op *)obj)->track);
+}
+
 void cluster_destroy(struct cluster *c)
 {
     if (!c)
         return;
+    pool_visit_in_use(&c->op_pool, release_live_op, NULL);
     for (uint32_t i = 0; i < c->n_clients; i++)
         c->clients[i].ops->fini(&c->clients[i]);
     free(c->clients);
