@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "err.h"
 
@@ -38,6 +39,19 @@ struct param_def {
     const char *unit;            /* "us", "ns", "bytes", "count", ... */
     const char *help;            /* what it stands for and its source */
 };
+
+/*
+ * A descriptive parameter is recorded (a part's name, a datasheet fact the
+ * models do not use) but has no effect on results.  Its help text starts
+ * with PARAM_DESCRIPTIVE, so list-params and the schema document say so:
+ *   .help = PARAM_DESCRIPTIVE "total L3 cache (no cache model)"
+ */
+#define PARAM_DESCRIPTIVE "[descriptive] "
+
+static inline bool param_is_descriptive(const struct param_def *d)
+{
+    return d->help && strncmp(d->help, PARAM_DESCRIPTIVE, sizeof PARAM_DESCRIPTIVE - 1) == 0;
+}
 
 /* Tables end with an entry whose name is NULL. */
 #define PARAM_END { .name = NULL }

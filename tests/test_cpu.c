@@ -6,8 +6,11 @@
  * latency added to the scheduler's wake cost); the thread pool's dispatch
  * order (private queue, FRONT, HIGH, NORMAL FIFO), one wake-up per sleeping
  * thread and none for a polling pool; cpu_exec's clock scaling; the
- * ondemand/schedutil governor at low and sustained load; M/M/c (Erlang C) on
- * the host's cores; and the lognormal work jitter (mean = cost, CV = work_cv).
+ * ondemand/schedutil governor at low and sustained load; the boost limit by
+ * active cores (boost -> all-core clock, never below base) and P0 = base as
+ * the top of the governor's range; SMT siblings sharing a core; the extra
+ * wake-up cost across CCXs; M/M/c (Erlang C) on the host's cores; and the
+ * lognormal work jitter (mean = cost, CV = work_cv).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -501,6 +504,207 @@ static void test_governor(void **state)
     }
 }
 
+/* ---- boost, P0, SMT, CCX ---- */
+
+/*
+ * The boost limit by hand (4 cores, boost 3.3, all-core 2.9, base 2.5): one
+ * core active 3.3; n active 3.3 - 0.4 (n - 1) / 3: 3.1667, 3.0333, all four
+ * 2.9.  With all-core 2.0 the line would cross base: 3.3 - 1.3 x 2/3 = 2.433
+ * at n = 3, held at base 2.5; n = 2: 2.8667.  Without boost figures: no limit.
+ */
+static void test_boost_limit(void **state)
+{
+    struct cpu_params p = base_params();
+    p.base_clock_ghz = 2.5;
+    p.boost_clock_ghz = 3.3;
+    p.all_core_clock_ghz = 2.9;
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 1) - 3.3) < 1e-12);
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 2) - (3.3 - 0.4 / 3)) < 1e-12);
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 3) - (3.3 - 0.8 / 3)) < 1e-12);
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 4) - 2.9) < 1e-12);
+    p.all_core_clock_ghz = 2.0;
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 2) - 2.866666666666667) < 1e-12);
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 3) - 2.5) < 1e-12);
+    assert_true(fabs(cpu_boost_limit_ghz(&p, 4) - 2.5) < 1e-12);
+    p.boost_clock_ghz = 0;
+    assert_true(isinf(cpu_boost_limit_ghz(&p, 4)));
+}
+
+/*
+ * Performance governor (policy max 3.3) with that boost: four threads start
+ * a 33 us (at 3.0 GHz) stage at t = 0, one after the other, then go on
+ * computing.  By hand, duration = 33 x 3.0 / clock: the first runs alone at
+ * 3.3 (30.000 us), the second with 2 cores active at 3.1667 (31.263 us), the
+ * third at 3.0333 (32.637 us), the fourth at the all-core 2.9 (34.138 us);
+ * every later stage runs with all four busy: 34.138 us.  A lone thread on the
+ * same host stays at boost: 30 us each.
+ */
+static void test_boost_by_active_cores(void **state)
+{
+    const double want_first[4] = {30000, 99000 / (3.3 - 0.4 / 3), 99000 / (3.3 - 0.8 / 3), 99000 / 2.9};
+    for (int lone = 0; lone < 2; lone++) {
+        struct sim *s = sim_create(21);
+        struct cpu_host h;
+        struct cpu_params p = base_params();
+        p.max_clock_ghz = p.idle_clock_ghz = 3.3;
+        p.base_clock_ghz = 2.5;
+        p.boost_clock_ghz = 3.3;
+        p.all_core_clock_ghz = 2.9;
+        cpu_host_init(&h, s, &p);
+        int n = lone ? 1 : 4;
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", (uint32_t)n);
+        double dur[4][3];
+        struct exec_probe e[4];
+        for (int i = 0; i < n; i++) {
+            e[i] = (struct exec_probe){.pool = &pool, .work_us = 33, .remaining = 3, .dur_ns = dur[i]};
+            cpu_thread_submit(&pool.threads[i], probe_step, &e[i], 0);
+        }
+        sim_run(s, SIM_TIME_MAX);
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(e[i].n, 3);
+            if (fabs(dur[i][0] - want_first[i]) > 1)
+                fail_msg("thread %d, first stage: %.0f ns, expected %.0f", i, dur[i][0], want_first[i]);
+            double later = lone ? 30000 : 99000 / 2.9;
+            if (fabs(dur[i][1] - later) > 1)
+                fail_msg("thread %d, second stage: %.0f ns, expected %.0f", i, dur[i][1], later);
+        }
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/*
+ * ondemand with P0 = base 3.0 below the policy max 3.3 (idle 1.5, up_util
+ * 0.8, boost 3.3, all-core 3.0, 4 cores): at utilisation 0.4 the governor
+ * asks for 1.5 + (3.0 - 1.5) x 0.4 / 0.8 = 2.25 GHz (without a base:
+ * 1.5 + 1.8 x 0.5 = 2.4); at 0.79, 2.98125; at 0.8 it requests P0 and the
+ * hardware boosts: 3.3 with one core active, 3.0 with all four.
+ */
+static void test_governor_p0_and_boost(void **state)
+{
+    struct sim *s = sim_create(22);
+    struct cpu_host h;
+    struct cpu_params p = base_params();
+    p.governor = CPU_GOV_ONDEMAND;
+    p.idle_clock_ghz = 1.5;
+    p.max_clock_ghz = 3.3;
+    p.base_clock_ghz = 3.0;
+    p.boost_clock_ghz = 3.3;
+    p.all_core_clock_ghz = 3.0;
+    cpu_host_init(&h, s, &p); /* t = 0 = util_t: the estimate is not updated */
+    h.util = 0.4;
+    assert_true(fabs(cpu_stage_clock_ghz(&h, 1) - 2.25) < 1e-12);
+    h.util = 0.79;
+    assert_true(fabs(cpu_stage_clock_ghz(&h, 4) - 2.98125) < 1e-12);
+    h.util = 0.8;
+    assert_true(fabs(cpu_stage_clock_ghz(&h, 1) - 3.3) < 1e-12);
+    assert_true(fabs(cpu_stage_clock_ghz(&h, 4) - 3.0) < 1e-12);
+    h.p.base_clock_ghz = 0; /* no P0 figure: the ramp goes to the policy max */
+    h.util = 0.4;
+    assert_true(fabs(cpu_stage_clock_ghz(&h, 1) - 2.4) < 1e-12);
+    sim_destroy(s);
+}
+
+/*
+ * SMT: 2 cores, 4 hardware threads, a pair delivers 1.25.  By hand, with n
+ * busy threads: n <= 2 full speed; n = 3: one paired core (1.25) and one
+ * single (1), 2.25 / 3 = 0.75; n = 4: 2 x 1.25 / 4 = 0.625.  Four threads
+ * start a 30 us stage at t = 0: 30, 30, 40 and 48 us; then, all four busy,
+ * 48 us each (2.5 cores' worth of work per 30 us of one core).
+ */
+static void test_smt_siblings(void **state)
+{
+    struct cpu_params p = base_params();
+    p.cores = 2;
+    p.threads = 4;
+    p.smt_pair_throughput = 1.25;
+    assert_true(cpu_smt_speed(&p, 1) == 1 && cpu_smt_speed(&p, 2) == 1);
+    assert_true(fabs(cpu_smt_speed(&p, 3) - 0.75) < 1e-12);
+    assert_true(fabs(cpu_smt_speed(&p, 4) - 0.625) < 1e-12);
+    struct sim *s = sim_create(23);
+    struct cpu_host h;
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool pool;
+    cpu_pool_init(&pool, &h, "t", 4);
+    double dur[4][2];
+    struct exec_probe e[4];
+    for (int i = 0; i < 4; i++) {
+        e[i] = (struct exec_probe){.pool = &pool, .work_us = 30, .remaining = 2, .dur_ns = dur[i]};
+        cpu_thread_submit(&pool.threads[i], probe_step, &e[i], 0);
+    }
+    sim_run(s, SIM_TIME_MAX);
+    const double want[4] = {30000, 30000, 40000, 48000};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(e[i].n, 2);
+        assert_true(fabs(dur[i][0] - want[i]) <= 1);
+        assert_true(fabs(dur[i][1] - 48000) <= 1);
+    }
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/* A waker that hands work to two sleeping threads. */
+struct handoff {
+    struct cpu_pool *a;
+    struct run_log *b, *c;
+};
+
+static void handoff_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct handoff *ho = obj;
+    cpu_pool_submit(ho->b->pool, CPU_PRIO_NORMAL, log_item, ho->b, 1);
+    cpu_pool_submit(ho->c->pool, CPU_PRIO_NORMAL, log_item, ho->c, 2);
+    cpu_thread_release(th);
+}
+
+static void handoff_ev(struct sim *s, void *obj, uint64_t arg)
+{
+    struct handoff *ho = obj;
+    cpu_pool_submit(ho->a, CPU_PRIO_NORMAL, handoff_item, ho, 0);
+}
+
+/*
+ * CCX: 4 cores in 2 CCXs (ccx_cores 2), cross-CCX wake 1.5 us, wake 5 us,
+ * C1 exit 1 us.  Threads are placed round robin: A (CCX 0), B (CCX 1), C
+ * (CCX 0).  An event wakes A at 10 us: 5 + 1 = 6 us, no waker thread, A runs
+ * at 16 us and hands work to B and C: B, on the other CCX, pays
+ * 5 + 1 + 1.5 = 7.5 us (runs at 23.5 us), C 6 us (22 us).  A device-style
+ * event waking B at 100 us pays 6 us: 106 us.
+ */
+static void test_cross_ccx_wake(void **state)
+{
+    struct sim *s = sim_create(24);
+    struct cpu_host h;
+    struct cpu_params p = c1_params();
+    p.ccx_cores = 2;
+    p.cross_ccx_wake_us = 1.5;
+    cpu_host_init(&h, s, &p);
+    assert_int_equal(h.n_ccx, 2);
+    struct cpu_pool a, b, c;
+    cpu_pool_init(&a, &h, "a", 1);
+    cpu_pool_init(&b, &h, "b", 1);
+    cpu_pool_init(&c, &h, "c", 1);
+    assert_int_equal(a.threads[0].ccx, 0);
+    assert_int_equal(b.threads[0].ccx, 1);
+    assert_int_equal(c.threads[0].ccx, 0);
+    struct run_log lb = {.pool = &b}, lc = {.pool = &c};
+    struct handoff ho = {.a = &a, .b = &lb, .c = &lc};
+    sim_schedule(s, 10000, handoff_ev, &ho, 0);
+    sim_schedule(s, 100000, submit_ev, &lb, 3);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(lb.n, 2);
+    assert_int_equal(lc.n, 1);
+    assert_int_equal(lb.t[0], 23500);
+    assert_int_equal(lc.t[0], 22000);
+    assert_int_equal(lb.t[1], 106000);
+    assert_true(h.wake_ns_total == 6000 + 7500 + 6000 + 6000);
+    cpu_pool_fini(&a);
+    cpu_pool_fini(&b);
+    cpu_pool_fini(&c);
+    sim_destroy(s);
+}
+
 /* ---- M/M/c on the cores ---- */
 
 struct mmc {
@@ -640,6 +844,11 @@ int main(void)
         cmocka_unit_test(test_pool_polling_no_wake_cost),
         cmocka_unit_test(test_exec_clock_scaling),
         cmocka_unit_test(test_governor),
+        cmocka_unit_test(test_boost_limit),
+        cmocka_unit_test(test_boost_by_active_cores),
+        cmocka_unit_test(test_governor_p0_and_boost),
+        cmocka_unit_test(test_smt_siblings),
+        cmocka_unit_test(test_cross_ccx_wake),
         cmocka_unit_test(test_cores_mmc),
         cmocka_unit_test(test_exec_jitter),
     };

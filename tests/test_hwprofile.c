@@ -433,6 +433,54 @@ static void set_overrides_are_checked(void **state)
     free(h);
 }
 
+/*
+ * A sequential latency the profile leaves out defaults to the random one and
+ * follows it under --set (lab-calibrated gives none); one the profile gives
+ * (pm983: 15 / 15 us, datasheet) stays; setting it marks it given.  The
+ * descriptive fields say so in their help (PARAM_DESCRIPTIVE), the modelled
+ * ones do not.
+ */
+static void sequential_latency_follows_random_unless_given(void **state)
+{
+    (void)state;
+    struct sim_err err = {0};
+    struct hw_nvme d;
+    assert_int_equal(hwprofile_load_nvme("lab-calibrated", DIR_, &d, &err), 0);
+    assert_false(d.seq_write_given || d.seq_read_given);
+    assert_true(d.seq_write_latency_us == d.write_latency_us && d.seq_read_latency_us == d.read_latency_us);
+    assert_int_equal(hwprofile_set(HWPROFILE_NVME, &d, "write_latency_us", "30", &err), 0);
+    assert_true(d.seq_write_latency_us == 30);
+    assert_int_equal(hwprofile_set(HWPROFILE_NVME, &d, "read_latency_us", "40", &err), 0);
+    assert_true(d.seq_read_latency_us == 40);
+    assert_int_equal(hwprofile_set(HWPROFILE_NVME, &d, "seq_write_latency_us", "9", &err), 0);
+    assert_int_equal(hwprofile_set(HWPROFILE_NVME, &d, "write_latency_us", "31", &err), 0);
+    assert_true(d.seq_write_latency_us == 9 && d.seq_write_given);
+    assert_int_equal(hwprofile_load_nvme("pm983", DIR_, &d, &err), 0);
+    assert_true(d.seq_write_given && d.seq_write_latency_us == 15 && d.seq_read_latency_us == 15);
+    assert_int_equal(hwprofile_set(HWPROFILE_NVME, &d, "write_latency_us", "30", &err), 0);
+    assert_true(d.seq_write_latency_us == 15);
+
+    static const char *const descriptive[] = {"model", "l3_mb", "capacity_gb", "memory_gib"};
+    static const char *const modelled[] = {"threads", "smt_pair_throughput", "base_clock_ghz",
+                                           "boost_clock_ghz", "all_core_clock_ghz", "ccx_cores",
+                                           "cross_ccx_wake_extra_us", "seq_read_latency_us",
+                                           "seq_write_latency_us"};
+    for (int k = 0; k < HWPROFILE_KIND_COUNT; k++)
+        for (const struct param_def *p = hwprofile_params((enum hwprofile_kind)k); p->name; p++) {
+            for (size_t i = 0; i < sizeof descriptive / sizeof descriptive[0]; i++)
+                if (!strcmp(p->name, descriptive[i]) && !param_is_descriptive(p))
+                    fail_msg("%s.%s should be descriptive", hwprofile_kind_name(k), p->name);
+            for (size_t i = 0; i < sizeof modelled / sizeof modelled[0]; i++)
+                if (!strcmp(p->name, modelled[i]) && param_is_descriptive(p))
+                    fail_msg("%s.%s is modelled", hwprofile_kind_name(k), p->name);
+        }
+    /* SMT's pair throughput is optional, 1.25 [est], within [1, 2] */
+    struct hw_cpu c;
+    assert_int_equal(hwprofile_load_cpu("epyc-7302p", DIR_, &c, &err), 0);
+    assert_true(c.smt_pair_throughput == 1.25);
+    assert_true(hwprofile_set(HWPROFILE_CPU, &c, "smt_pair_throughput", "2.5", &err) < 0);
+}
+
 static void resolved_parameters_to_json(void **state)
 {
     (void)state;
@@ -511,6 +559,7 @@ int main(void)
         cmocka_unit_test(serialisation_time_from_line_rate),
         cmocka_unit_test(cpu_helpers),
         cmocka_unit_test(set_overrides_are_checked),
+        cmocka_unit_test(sequential_latency_follows_random_unless_given),
         cmocka_unit_test(resolved_parameters_to_json),
         cmocka_unit_test(param_tables_print),
     };

@@ -263,6 +263,42 @@ static void test_governor(void **state)
     }
 }
 
+/*
+ * The CPU profile's topology and clocks reach the model as given, clocks
+ * times ipc_rel (work per clock): epyc-7302p (Zen 2, ipc 1): 16 cores, 32
+ * threads, 2 cores per CCX, cross-CCX wake 1.5 us, base 3.0 / boost 3.3 /
+ * all-core 3.0 GHz; epyc-75f3 (Zen 3, ipc 1.19): 32 / 64 / 8, base
+ * 2.95 x 1.19 = 3.5105, boost 4.0 x 1.19 = 4.76, all-core 3.7 x 1.19 = 4.403.
+ */
+static void test_cpu_topology_and_clocks(void **state)
+{
+    static const struct {
+        const char *cpu;
+        uint32_t cores, threads, ccx;
+        double base, boost, all_core;
+    } cases[] = {
+        {"epyc-7302p", 16, 32, 2, 3.0, 3.3, 3.0},
+        {"epyc-75f3", 32, 64, 8, 2.95 * 1.19, 4.0 * 1.19, 3.7 * 1.19},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "cluster.cpu=%s", cases[i].cpu);
+        const char *sets[] = {set};
+        struct scenario sc;
+        struct cluster_spec sp;
+        load_ok(&sc, &sp, "{" JOBS "}", sets, 1);
+        assert_int_equal(sp.cpu.cores, cases[i].cores);
+        assert_int_equal(sp.cpu.threads, cases[i].threads);
+        assert_int_equal(sp.cpu.ccx_cores, cases[i].ccx);
+        assert_true(sp.cpu.smt_pair_throughput == 1.25);
+        assert_true(fabs(sp.cpu.cross_ccx_wake_us - 1.5) < 1e-12);
+        assert_true(fabs(sp.cpu.base_clock_ghz - cases[i].base) < 1e-9);
+        assert_true(fabs(sp.cpu.boost_clock_ghz - cases[i].boost) < 1e-9);
+        assert_true(fabs(sp.cpu.all_core_clock_ghz - cases[i].all_core) < 1e-9);
+        scenario_free(&sc);
+    }
+}
+
 static void test_image_kind_and_guard(void **state)
 {
     static const struct { const char *kind, *guard; int want_kind, want_guard; } cases[] = {
@@ -968,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_paths_via_set),
         cmocka_unit_test(test_max_cstate),
         cmocka_unit_test(test_governor),
+        cmocka_unit_test(test_cpu_topology_and_clocks),
         cmocka_unit_test(test_image_kind_and_guard),
         cmocka_unit_test(test_release),
         cmocka_unit_test(test_sim_times_from_jobs),

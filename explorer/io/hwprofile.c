@@ -8,12 +8,15 @@
  *    /dev/cpu_dma_latency (default PM_QOS_CPU_LATENCY_DEFAULT_VALUE, 2e9 us)
  *    excludes states whose exit latency exceeds it.
  *  - cpufreq governors performance / ondemand / schedutil / powersave, reduced
- *    to the clock after idling, the clock under load and the ramp between them.
- *  - NVMe datasheet figures (typical QD1 latency, sustained IOPS, PLP/VWC) with
- *    an optional measured percentile table.
+ *    to the clock after idling, the clock under load and the ramp between them;
+ *    the part's base (P0), single-core boost and all-core clocks bound what the
+ *    boost above P0 reaches; SMT threads and CCXs as the vendor lists them.
+ *  - NVMe datasheet figures (typical QD1 random and sequential latency,
+ *    sustained IOPS, PLP/VWC) with an optional measured percentile table.
  *  - Ethernet + IPv4 + TCP framing for serialisation time.
- * Simplifies: no per-core frequency domains, no SMT contention, no NUMA; a
- * profile is a bag of validated numbers, the models decide how to use them.
+ * Simplifies: no per-core frequency domains, no NUMA; a profile is a bag of
+ * validated numbers, the models decide how to use them (models/hw/cpu.h,
+ * nvme.h).  Fields no model uses are marked PARAM_DESCRIPTIVE in their help.
  */
 #include "hwprofile.h"
 
@@ -51,19 +54,33 @@ static const char *const kind_names[] = {"cpu", "nvme", "nic", "switch", "host"}
 
 /* Defaults of required keys are the seed cluster's parts, shown by list-params. */
 static const struct param_def cpu_params[] = {
-    STR(hw_cpu, "model", model, "AMD EPYC 7302P", "part name (required)"),
+    STR(hw_cpu, "model", model, "AMD EPYC 7302P",
+        PARAM_DESCRIPTIVE "part name, for the record (required)"),
     INT(hw_cpu, cores, 1, 1024, 16, "count", "physical cores (7302P: 16, AMD) (required)"),
     INT(hw_cpu, threads, 1, 8192, 32, "count",
-        "hardware threads, a multiple of cores (7302P: 32) (required)"),
+        "hardware threads per host = cores x SMT ways (7302P: 32, AMD): threads the host runs "
+        "at once; past cores, SMT siblings share cores (smt_pair_throughput) (required)"),
+    DBL(hw_cpu, smt_pair_throughput, 1, 2, 1.25, "ratio",
+        "work a core does with both SMT threads busy, relative to one thread alone; each "
+        "then runs at this / 2 [est: SMT yields of +15-30 % are the usual figure for server "
+        "code (Intel's 'up to 30 %'), no Ceph measurement; 1.25]"),
     DBL(hw_cpu, base_clock_ghz, 0.1, 10, 3.0, "GHz",
-        "base clock (7302P: 3.0, commonly listed) (required)"),
+        "base clock = P0 (7302P: 3.0, commonly listed): the highest clock ondemand/schedutil "
+        "request (acpi-cpufreq); above it only boost at P0, whose limit never drops below "
+        "it (required)"),
     DBL(hw_cpu, boost_clock_ghz, 0.1, 10, 3.3, "GHz",
-        "max single-core boost (7302P: 3.3, AMD) (required)"),
+        "max single-core boost (7302P: 3.3, AMD): the boost limit with one core active "
+        "(required)"),
     DBL(hw_cpu, all_core_clock_ghz, 0.1, 10, 3.0, "GHz",
-        "sustained clock with every core busy (default base_clock_ghz)"),
+        "boost limit with every core active (default base_clock_ghz); in between it falls "
+        "linearly with the active cores [est]"),
     INT(hw_cpu, ccx_cores, 1, 1024, 2, "count",
-        "cores sharing one L3 slice (AMD CCX); = cores on a monolithic mesh (required)"),
-    DBL(hw_cpu, l3_mb, 0, 65536, 128, "MB", "total L3 cache (required)"),
+        "cores sharing one L3 slice (AMD CCX); = cores on a monolithic mesh: threads are "
+        "placed round robin on cores / ccx_cores CCXs (required)"),
+    DBL(hw_cpu, l3_mb, 0, 65536, 128, "MB",
+        PARAM_DESCRIPTIVE "total L3 cache: there is no cache model (stage costs are measured on "
+        "the reference core with its caches; what an L3 of another size would change depends "
+        "on each stage's working set, which no published anchor gives) (required)"),
     DBL(hw_cpu, ref_clock_ghz, 0.1, 10, 3.0, "GHz",
         "clock at which scenario per-stage CPU costs (us) are expressed; costs scale by "
         "ref_clock_ghz / (clock x ipc_rel)"),
@@ -71,8 +88,8 @@ static const struct param_def cpu_params[] = {
         "work per clock relative to the reference core (Zen 2, where Ceph's anchors were "
         "measured)"),
     DBL(hw_cpu, cross_ccx_wake_extra_us, 0, 1000, 1.5, "us",
-        "extra cost of a thread hand-off across CCXs (cache lines move through the IO die) "
-        "[est] (required)"),
+        "extra cost of a wake-up whose waking thread sits on another CCX (the hand-off's "
+        "cache lines move through the IO die) [est] (required)"),
     DBL(hw_cpu, cpu_dma_latency_us, 0, 2e9, 2e9, "us",
         "PM QoS limit (/dev/cpu_dma_latency): C-states with a larger exit latency are not "
         "used; 2e9 = Linux default (none); 0 = poll only"),
@@ -80,14 +97,18 @@ static const struct param_def cpu_params[] = {
          "cpufreq governor in effect; must be one of governors[] (required)"),
     PARAM_END,
 };
-static const char *const cpu_optional[] = {"all_core_clock_ghz", "ref_clock_ghz", "ipc_rel",
-                                           "cpu_dma_latency_us", NULL};
+static const char *const cpu_optional[] = {"smt_pair_throughput", "all_core_clock_ghz",
+                                           "ref_clock_ghz", "ipc_rel", "cpu_dma_latency_us",
+                                           NULL};
 static const char *const cpu_extra[] = {"source", "cstates", "governors", NULL};
 
 static const struct param_def cstate_params[] = {
-    STR(hw_cstate, "name", name, "C1", "state name as in cpuidle stateN/name (required)"),
+    STR(hw_cstate, "name", name, "C1",
+        PARAM_DESCRIPTIVE "state name as in cpuidle stateN/name: a label (cluster.max_cstate "
+        "names the deepest state allowed by it; the state's numbers decide) (required)"),
     DBL(hw_cstate, exit_latency_us, 0, 100000, 1, "us",
-        "cpuidle stateN/latency: used for selection and PM QoS (required)"),
+        "cpuidle stateN/latency: PM QoS (cpu_dma_latency_us) excludes states above it; the "
+        "state is chosen by target_residency_us and costs wake_latency_us (required)"),
     DBL(hw_cstate, target_residency_us, 0, 1e6, 2, "us",
         "cpuidle stateN/residency: shortest idle worth entering the state (required)"),
     DBL(hw_cstate, wake_latency_us, 0, 100000, 1, "us",
@@ -100,31 +121,45 @@ static const struct param_def governor_params[] = {
     ENUM(hw_governor, "name", kind, governor_names, HWPROFILE_GOV_PERFORMANCE,
          "cpufreq governor (required)"),
     DBL(hw_governor, idle_clock_ghz, 0.1, 10, 3.0, "GHz",
-        "clock of a core that has been idle (required)"),
+        "clock of a core that has been idle: ondemand/schedutil ramp up from it, powersave "
+        "stays at it (performance holds P0 and does not use it) (required)"),
     DBL(hw_governor, max_clock_ghz, 0.1, 10, 3.3, "GHz",
-        "clock after ramp_us of continuous load, <= boost_clock_ghz (required)"),
+        "highest clock under the governor (scaling_max_freq), <= boost_clock_ghz: caps the "
+        "boost at P0 (required)"),
     DBL(hw_governor, ramp_us, 0, 1e8, 1000, "us",
-        "continuous busy time to go from idle_clock_ghz to max_clock_ghz (required)"),
+        "continuous busy time to go from idle_clock_ghz to P0: sets ondemand/schedutil's "
+        "utilisation window (performance and powersave do not ramp) (required)"),
     PARAM_END,
 };
 
 static const struct param_def nvme_params[] = {
-    STR(hw_nvme, "model", model, "Samsung PM983 3.84 TB", "part name (required)"),
-    DBL(hw_nvme, capacity_gb, 0.001, 1e6, 3840, "GB", "usable capacity, decimal (required)"),
+    STR(hw_nvme, "model", model, "Samsung PM983 3.84 TB",
+        PARAM_DESCRIPTIVE "part name, for the record (required)"),
+    DBL(hw_nvme, capacity_gb, 0.001, 1e6, 3840, "GB",
+        PARAM_DESCRIPTIVE "usable capacity, decimal: no capacity model (the drive never "
+        "fills; fill level and garbage collection are in the sustained IOPS figures) "
+        "(required)"),
     DBL(hw_nvme, rand_read_4k_iops, 1, 1e8, 540000, "IOPS",
         "sustained 4 KiB random-read cap (PM983: 540K, datasheet) (required)"),
     DBL(hw_nvme, rand_write_4k_iops, 1, 1e8, 50000, "IOPS",
         "sustained 4 KiB random-write cap (PM983: 50K, datasheet) (required)"),
-    DBL(hw_nvme, seq_read_mbps, 1, 1e6, 3200, "MB/s", "sequential read bandwidth (required)"),
-    DBL(hw_nvme, seq_write_mbps, 1, 1e6, 2000, "MB/s", "sequential write bandwidth (required)"),
+    DBL(hw_nvme, seq_read_mbps, 1, 1e6, 3200, "MB/s",
+        "sequential read bandwidth: caps every read; a sequential read's throughput stage "
+        "is bytes / this (required)"),
+    DBL(hw_nvme, seq_write_mbps, 1, 1e6, 2000, "MB/s",
+        "sequential write bandwidth: caps every write; a sequential write's throughput "
+        "stage is bytes / this (required)"),
     DBL(hw_nvme, read_latency_us, 0.1, 100000, 85, "us",
         "typical QD1 4 KiB random-read latency (PM983: 85, datasheet) (required)"),
     DBL(hw_nvme, write_latency_us, 0.1, 100000, 50, "us",
         "typical QD1 4 KiB random-write latency (PM983: 50, datasheet) (required)"),
     DBL(hw_nvme, seq_read_latency_us, 0.1, 100000, 15, "us",
-        "typical sequential read latency (default read_latency_us)"),
+        "typical QD1 4 KiB sequential read latency (PM983: 15, datasheet): a read that "
+        "starts where the device's previous read ended (read-ahead) (default "
+        "read_latency_us)"),
     DBL(hw_nvme, seq_write_latency_us, 0.1, 100000, 15, "us",
-        "typical sequential write latency (default write_latency_us)"),
+        "typical QD1 4 KiB sequential write latency (PM983: 15, datasheet): BlueFS's "
+        "RocksDB WAL appends (default write_latency_us)"),
     DBL(hw_nvme, latency_cv, 0, 100, 0.25, "ratio",
         "stddev/mean of the service time, used when no percentile table is given (required)"),
     INT(hw_nvme, internal_parallelism, 1, 65536, 48, "count",
@@ -144,7 +179,8 @@ static const char *const nvme_extra[] = {"source", "read_latency_pct_us", "write
                                          "flush_latency_pct_us", NULL};
 
 static const struct param_def nic_params[] = {
-    STR(hw_nic, "model", model, "10GBASE-T", "part name (required)"),
+    STR(hw_nic, "model", model, "10GBASE-T",
+        PARAM_DESCRIPTIVE "part name, for the record (required)"),
     DBL(hw_nic, line_rate_gbps, 0.001, 1000, 10, "Gb/s", "line rate (required)"),
     DBL(hw_nic, phy_latency_us, 0, 100, 2.5, "us",
         "latency the PHYs of one link add, per hop (10GBASE-T ~2-3, SFP+/DAC ~0.3-0.4, "
@@ -168,7 +204,8 @@ static const struct param_def nic_params[] = {
 static const char *const nic_optional[] = {"per_byte_cpu_ns", NULL};
 
 static const struct param_def switch_params[] = {
-    STR(hw_switch, "model", model, "cut-through ToR", "part name (required)"),
+    STR(hw_switch, "model", model, "cut-through ToR",
+        PARAM_DESCRIPTIVE "part name, for the record (required)"),
     ENUM(hw_switch, "mode", mode, switch_modes, HWPROFILE_SWITCH_CUT_THROUGH,
          "cut-through forwards after the header; store-and-forward after the whole frame "
          "(one more frame serialisation); none = no switch (required)"),
@@ -183,7 +220,9 @@ static const struct param_def host_params[] = {
     STR(hw_host, "nic", nic_ref, "10gbase-t", "nic profile: short name or path (required)"),
     STR(hw_host, "switch", switch_ref, "tor-cut-through",
         "switch profile the host's NIC is cabled to: short name or path (required)"),
-    DBL(hw_host, memory_gib, 0.1, 65536, 128, "GiB", "installed memory (required)"),
+    DBL(hw_host, memory_gib, 0.1, 65536, 128, "GiB",
+        PARAM_DESCRIPTIVE "installed memory: no memory model (BlueStore's cache and "
+        "osd_memory_target are not simulated) (required)"),
     INT(hw_host, drives_per_host, 1, 1024, 10, "count", "data drives per host (required)"),
     PARAM_END,
 };
@@ -212,6 +251,16 @@ const struct param_def *hwprofile_params(enum hwprofile_kind kind)
     case HWPROFILE_KIND_COUNT: break;
     }
     return NULL;
+}
+
+const struct param_def *hwprofile_cstate_params(void)
+{
+    return cstate_params;
+}
+
+const struct param_def *hwprofile_governor_params(void)
+{
+    return governor_params;
 }
 
 void hwprofile_print_params(FILE *f, bool markdown)
@@ -804,9 +853,11 @@ int hwprofile_load_nvme(const char *name_or_path, const char *profiles_dir, stru
                          nvme_extra, out->name, out->path, out->source, &root, err);
     if (rc < 0)
         return rc;
-    if (!has_key(root, "seq_read_latency_us"))
+    out->seq_read_given = has_key(root, "seq_read_latency_us");
+    out->seq_write_given = has_key(root, "seq_write_latency_us");
+    if (!out->seq_read_given)
         out->seq_read_latency_us = out->read_latency_us;
-    if (!has_key(root, "seq_write_latency_us"))
+    if (!out->seq_write_given)
         out->seq_write_latency_us = out->write_latency_us;
     rc = parse_pct(root, "read_latency_pct_us", out->read_pct, &out->n_read_pct, out->path, err);
     if (rc == 0)
@@ -1002,6 +1053,18 @@ int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const c
     void *tmp = sim_xcalloc(1, sz);
     memcpy(tmp, part, sz);
     int rc = param_set_text(d, tmp, text, "--set", where, err);
+    if (rc == 0 && kind == HWPROFILE_NVME) {
+        /* a sequential latency the profile did not give follows the random one */
+        struct hw_nvme *nv = tmp;
+        if (!strcmp(key, "seq_read_latency_us"))
+            nv->seq_read_given = true;
+        else if (!strcmp(key, "seq_write_latency_us"))
+            nv->seq_write_given = true;
+        else if (!strcmp(key, "read_latency_us") && !nv->seq_read_given)
+            nv->seq_read_latency_us = nv->read_latency_us;
+        else if (!strcmp(key, "write_latency_us") && !nv->seq_write_given)
+            nv->seq_write_latency_us = nv->write_latency_us;
+    }
     if (rc == 0) {
         char file[HWPROFILE_PATH_MAX + 160];
         snprintf(file, sizeof file, "%s (after --set %s=%s)", part_path(kind, part), where, text);

@@ -91,7 +91,8 @@ struct hw_cpu {
     char path[HWPROFILE_PATH_MAX]; /* file it was loaded from */
     char source[HWPROFILE_SOURCE_MAX];
     char model[HWPROFILE_NAME_MAX];
-    int64_t cores, threads;
+    int64_t cores, threads; /* threads = cores x SMT ways */
+    double smt_pair_throughput; /* a core's throughput with both SMT threads busy / with one */
     int64_t ccx_cores; /* cores sharing one L3 (AMD CCX); = cores on a mesh */
     double base_clock_ghz, boost_clock_ghz, all_core_clock_ghz;
     double l3_mb;
@@ -122,6 +123,7 @@ struct hw_nvme {
     double seq_read_mbps, seq_write_mbps;         /* decimal MB/s */
     double read_latency_us, write_latency_us;     /* typical QD1 4 KiB random */
     double seq_read_latency_us, seq_write_latency_us;
+    bool seq_read_given, seq_write_given; /* else they follow read/write_latency_us */
     double latency_cv; /* stddev / mean of service time, when no table */
     int64_t internal_parallelism;
     bool plp;                /* power-loss protected: no volatile write cache */
@@ -182,6 +184,10 @@ const char *hwprofile_governor_name(int gov);
 
 /* Parameter table of one kind (for list-params, --set and schema documents). */
 const struct param_def *hwprofile_params(enum hwprofile_kind kind);
+
+/* Element tables of hw.cpu's cstates[] and governors[] arrays. */
+const struct param_def *hwprofile_cstate_params(void);
+const struct param_def *hwprofile_governor_params(void);
 
 /* Print every table, including the cstates[] / governors[] element tables. */
 void hwprofile_print_params(FILE *f, bool markdown);

@@ -55,7 +55,8 @@ const struct param_def scenario_cluster_params[] = {
 
 const struct param_def scenario_pool_params[] = {
     {"size", PARAM_INT, PO(size), 1, 10, 3, NULL, NULL, "count", "replicas (osd_pool_default_size 3)"},
-    {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count", "osd_pool_default_min_size 2 (no effect without failures)"},
+    {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count",
+     PARAM_DESCRIPTIVE "osd_pool_default_min_size 2: no failures are simulated, so it never blocks I/O (checked <= size)"},
     {"pg_num", PARAM_INT, PO(pg_num), 1, 65536, 256, NULL, NULL, "count", "placement groups of the pool"},
     {"id", PARAM_INT, PO(id), 1, 2147483647, 2, NULL, NULL, NULL,
      "pool id (`ceph osd pool ls detail`): it seeds placement; 2 = the first pool created on Pacific+"},
@@ -73,7 +74,9 @@ const struct param_def scenario_image_params[] = {
      "clone objects already copied up at the start (0 = freshly cloned)"},
     {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 65536, 10, NULL, NULL, "GiB", "image size"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
-    {"exclusive_lock", PARAM_BOOL, IM(exclusive_lock), 0, 1, 1, NULL, NULL, NULL, "feature exclusive-lock (rbd_default_features)"},
+    {"exclusive_lock", PARAM_BOOL, IM(exclusive_lock), 0, 1, 1, NULL, NULL, NULL,
+     PARAM_DESCRIPTIVE "feature exclusive-lock (rbd_default_features): object_map needs it (refused without); "
+     "acquiring the lock is not simulated"},
     {"object_map", PARAM_BOOL, IM(object_map), 0, 1, 1, NULL, NULL, NULL, "feature object-map (needs exclusive-lock)"},
     PARAM_END,
 };
@@ -727,6 +730,14 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     /* the EWMA reaches up_util of a step load after ramp_us: tau = ramp / ln(1 / (1 - up));
        a profile without a ramp: about one cpufreq sampling period, 10 ms [est] */
     p->util_window_us = (g && g->ramp_us > 0 ? g->ramp_us : 10000) / log(1 / (1 - p->governor_up_util));
+    /* topology and boost (hwprofile.h: threads, ccx_cores, the three clocks) */
+    p->threads = (uint32_t)cpu->threads;
+    p->smt_pair_throughput = cpu->smt_pair_throughput;
+    p->ccx_cores = (uint32_t)cpu->ccx_cores;
+    p->cross_ccx_wake_us = cpu->cross_ccx_wake_extra_us;
+    p->base_clock_ghz = cpu->base_clock_ghz * ipc;
+    p->boost_clock_ghz = cpu->boost_clock_ghz * ipc;
+    p->all_core_clock_ghz = cpu->all_core_clock_ghz * ipc;
     p->wake_us = sc->cost.thread_wake_us;
     p->work_cv = sc->cost.cpu_work_cv;
     p->timeslice_us = sc->cost.cpu_timeslice_us;
@@ -769,6 +780,7 @@ void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out)
 {
     *out = (struct nvme_params){
         .read_latency_us = nv->read_latency_us, .write_latency_us = nv->write_latency_us,
+        .seq_read_latency_us = nv->seq_read_latency_us, .seq_write_latency_us = nv->seq_write_latency_us,
         .latency_cv = nv->latency_cv, .rand_read_iops = nv->rand_read_4k_iops,
         .rand_write_iops = nv->rand_write_4k_iops, .seq_read_mbps = nv->seq_read_mbps,
         .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,

@@ -16,7 +16,12 @@
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
  *    each commit callback to the PG's shard (store_env.committed: osd_txc_committed);
  *  - deferred writes are written to their final place after the commit, in
- *    batches of bluestore_deferred_batch_ops_ssd, off the critical path;
+ *    batches of bluestore_deferred_batch_ops_ssd, off the critical path; a
+ *    deferred txc holds bluestore_throttle_deferred_bytes from queue time
+ *    until its deferred write is done (BlueStoreThrottle);
+ *  - the WAL append is a sequential write, data and deferred writes random;
+ *    a read at the address the OSD gives (store_txc.read_addr) is sequential
+ *    when it follows on from the device's previous read;
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
  *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
  *    to the committed txcs: they compete for cores but are off the commit path.
@@ -45,6 +50,9 @@ struct bluestore {
     sim_time_t t_batch, t_phase;
     struct throttle throttle;       /* bluestore_throttle_bytes */
     uint64_t deferred_pending;
+    struct throttle deferred_throttle; /* bluestore_throttle_deferred_bytes */
+    uint64_t deferred_pending_cost;
+    uint32_t deferred_pending_ops, deferred_aggressive;
     struct bluestore_perf perf;
 };
 
@@ -66,6 +74,9 @@ static void *bluestore_create(const struct store_env *env)
     /* bluestore_rocksdb_options max_background_compactions=2 (Pacific default) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)env->opt->bluestore_throttle_bytes);
+    /* BlueStoreThrottle::reset_throttle: max = throttle_bytes + throttle_deferred_bytes */
+    throttle_init(&bs->deferred_throttle, 0,
+                  (uint64_t)(env->opt->bluestore_throttle_bytes + env->opt->bluestore_throttle_deferred_bytes));
     return bs;
 }
 
@@ -125,18 +136,44 @@ static void seq_advance(struct bluestore *bs, struct store_seq *seq)
     }
 }
 
+/* _deferred_aio_finish: the batch's txcs give back their deferred throttle
+   (arg: their summed cost << 20 | how many). */
+static void deferred_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    for (uint64_t i = 1; i < (arg & 0xfffff); i++)
+        throttle_put(&bs->deferred_throttle, s, 0);
+    throttle_put(&bs->deferred_throttle, s, arg >> 20);
+}
+
+/* deferred_try_submit: write the queued deferred txcs to their final place. */
+static void deferred_submit(struct bluestore *bs)
+{
+    if (!bs->deferred_pending_ops)
+        return;
+    SIM_ASSERT(bs->deferred_pending <= UINT32_MAX && bs->deferred_pending_ops < 1u << 20 &&
+               bs->deferred_pending_cost < 1ull << 43);
+    nvme_submit(bs->dev, NVME_WRITE, (uint32_t)bs->deferred_pending, deferred_done, bs,
+                bs->deferred_pending_cost << 20 | bs->deferred_pending_ops);
+    bs->deferred_pending = bs->deferred_pending_cost = 0;
+    bs->deferred_pending_ops = 0;
+}
+
 static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
     struct store_txc *t = (struct store_txc *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
-    uint64_t deferred = 0, n = 0;
+    uint64_t deferred = 0, deferred_cost = 0, n = 0;
+    uint32_t deferred_ops = 0;
     while (t) {
         struct store_txc *next = t->kv_next;
         lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
         lat_sum_add(&bs->perf.commit_lat, now - t->t_start);
         lat_sum_add(&bs->perf.kv_final_lat, now - t->t_state);
         deferred += t->deferred_bytes;
+        deferred_cost += t->deferred_bytes ? t->cost : 0;
+        deferred_ops += t->deferred_bytes != 0;
         bs->env.committed(bs->env.ctx, t->owner);
         t = next;
         n++;
@@ -144,13 +181,18 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     if (n && bs->env.cost->rocksdb_background_us_per_txc > 0)
         cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
     if (deferred) {
-        /* _deferred_queue: written to the final location in batches, later */
+        /* _deferred_queue: written to the final location in batches, later
+           (one batch per OSD, not per OpSequencer); _kv_finalize_thread submits
+           at deferred_batch_ops txcs or once the deferred throttle is past its
+           midpoint (should_submit_deferred), _deferred_queue at once while a
+           txc waits for that throttle (deferred_aggressive) */
         bs->deferred_pending += deferred;
-        uint64_t batch = (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd * 4096;
-        while (bs->deferred_pending >= batch) {
-            nvme_submit(bs->dev, NVME_WRITE, (uint32_t)batch, NULL, NULL, 0);
-            bs->deferred_pending -= batch;
-        }
+        bs->deferred_pending_cost += deferred_cost;
+        bs->deferred_pending_ops += deferred_ops;
+        const struct throttle *dt = &bs->deferred_throttle;
+        if (bs->deferred_pending_ops >= (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd ||
+            dt->bytes >= dt->max_bytes / 2 || bs->deferred_aggressive)
+            deferred_submit(bs);
     }
     cpu_thread_release(th);
 }
@@ -205,7 +247,8 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     }
     wal = (wal + 4095) / 4096 * 4096;
     bs->t_phase = sim_now(s);
-    nvme_submit(bs->dev, NVME_WRITE, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
+    /* BlueFS appends to the WAL file: a sequential write */
+    nvme_submit(bs->dev, NVME_WRITE_SEQ, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
 }
 
 /* kv_sync after the flush: submit each txc to RocksDB; syscall_ns is CPU the
@@ -305,9 +348,9 @@ static void txc_submit(struct bluestore *bs, struct store_txc *t)
 
 static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
-static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
+/* Both throttles taken: submit, then the caller's continuation (arg). */
+static void txc_go(struct sim *s, struct store_txc *t, uint64_t arg)
 {
-    struct store_txc *t = obj;
     struct bluestore *bs = t->store;
     lat_sum_add(&bs->perf.throttle_lat, sim_now(s) - t->t_state);
     txc_submit(bs, t);
@@ -315,19 +358,42 @@ static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
     cont(s, t->th, t->owner, 0);
 }
 
+static void txc_deferred_throttled(struct sim *s, void *obj, uint64_t arg)
+{
+    struct store_txc *t = obj;
+    ((struct bluestore *)t->store)->deferred_aggressive--;
+    txc_go(s, t, arg);
+}
+
+/* try_start_transaction's second get: a deferred txc also takes the deferred
+   throttle; failing, it flushes the queued deferred writes and waits. */
+static bool txc_deferred_get(struct sim *s, struct bluestore *bs, struct store_txc *t, uint64_t arg)
+{
+    if (!t->deferred_bytes || throttle_get(&bs->deferred_throttle, s, t->cost, txc_deferred_throttled, t, arg))
+        return true;
+    bs->deferred_aggressive++;
+    deferred_submit(bs);
+    return false;
+}
+
+static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
+{
+    struct store_txc *t = obj;
+    if (txc_deferred_get(s, t->store, t, arg))
+        txc_go(s, t, arg);
+}
+
 static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct store_txc *t = obj;
     struct bluestore *bs = t->store;
-    cpu_item_fn cont = (cpu_item_fn)(uintptr_t)arg;
     t->t_state = sim_now(s);
     /* the shard thread blocks in throttle.try_start_transaction when over budget */
     t->th = th;
     if (!throttle_get(&bs->throttle, s, t->cost, txc_throttled, t, arg))
         return;
-    lat_sum_add(&bs->perf.throttle_lat, 0);
-    txc_submit(bs, t);
-    cont(s, th, t->owner, 0);
+    if (txc_deferred_get(s, bs, t, arg))
+        txc_go(s, t, arg);
 }
 
 static void bluestore_queue_transaction(void *store, struct cpu_thread *th, struct store_txc *t,
@@ -390,7 +456,7 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
     t->th = th;
     t->t_start = sim_now(bs_sim(bs));
     /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
-    nvme_submit(bs->dev, NVME_READ, (uint32_t)bytes, read_io_done, t, (uint64_t)(uintptr_t)cont);
+    nvme_read_at(bs->dev, t->read_addr, (uint32_t)bytes, read_io_done, t, (uint64_t)(uintptr_t)cont);
 }
 
 static void bluestore_reset_stats(void *store)

@@ -433,10 +433,14 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
 {
     struct osd_op *op = obj;
     op->rop->result = op->obj->exists ? 0 : -ENOENT;
-    if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ))
+    if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ)) {
+        /* an image's objects apart from its parent's, an object's bytes in offset order */
+        const struct rados_op *r = op->rop;
+        op->txc.read_addr = r->objno * r->img->object_size + r->off + (r->img->parent ? 0 : 1ull << 60);
         op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
-    else
+    } else {
         op_read_done(s, th, op, 0);
+    }
 }
 
 /* ---- primary: writes ---- */

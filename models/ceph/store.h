@@ -39,6 +39,8 @@ struct store_txc {
     uint64_t data_bytes;        /* aio data write (0: none) */
     uint64_t deferred_bytes;    /* bytes written through the WAL */
     uint64_t cost;              /* throttle cost */
+    uint64_t read_addr;         /* read: where the extent lies (an object's bytes in offset
+                                   order), for the device's read-ahead */
     bool io_done;
     sim_time_t t_start, t_state;
 };

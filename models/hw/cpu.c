@@ -4,10 +4,13 @@
  * Mirrors the parts of Linux scheduling that decide Ceph's low-load latency:
  * futex wake-up of a sleeping worker (ceph::condition_variable::notify_one in
  * OSD::ShardedOpWQ::_enqueue, the msgr EventCenter's eventfd, BlueStore's
- * kv_cond), the idle core's C-state exit latency, and the cpufreq governor.
- * Simplifications: one core station per host shared by all daemons on it
- * (no pinning, no SMT, no CCX topology); a woken thread runs on whichever core
- * frees first.
+ * kv_cond), the idle core's C-state exit latency, the cpufreq governor with
+ * the hardware's boost above P0, SMT siblings sharing a core, and the
+ * cross-CCX cost of a hand-off.
+ * Simplifications: one station of hardware threads per host shared by all
+ * daemons on it (no pinning); a woken thread runs on whichever hardware
+ * thread frees first; a thread's CCX is fixed at creation; a stage keeps the
+ * clock and SMT speed it started with.
  */
 #include "cpu.h"
 
@@ -23,7 +26,11 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     h->s = s;
     h->p = *p;
     SIM_ASSERT(p->cores > 0 && p->max_clock_ghz > 0 && p->ref_clock_ghz > 0);
-    station_init(&h->cores, s, p->cores);
+    if (h->p.threads < p->cores)
+        h->p.threads = p->cores;
+    SIM_ASSERT(h->p.threads == p->cores || p->smt_pair_throughput > 0);
+    h->n_ccx = p->ccx_cores > 0 && p->ccx_cores < p->cores ? p->cores / p->ccx_cores : 1;
+    station_init(&h->cores, s, h->p.threads);
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
@@ -53,15 +60,52 @@ void cpu_host_reset_stats(struct cpu_host *h)
 
 double cpu_host_busy_cores(const struct cpu_host *h)
 {
-    return station_utilisation(&h->cores) * h->p.cores;
+    /* busy hardware threads, i.e. busy cores until SMT siblings pair up */
+    return station_utilisation(&h->cores) * h->p.threads;
+}
+
+double cpu_boost_limit_ghz(const struct cpu_params *p, uint32_t n_active)
+{
+    if (p->boost_clock_ghz <= 0)
+        return INFINITY;
+    double f = p->cores > 1 && n_active > 1 ? (double)(n_active - 1) / (p->cores - 1) : 0;
+    if (f > 1)
+        f = 1;
+    double lim = p->boost_clock_ghz - (p->boost_clock_ghz - p->all_core_clock_ghz) * f;
+    return lim > p->base_clock_ghz ? lim : p->base_clock_ghz; /* base is guaranteed */
+}
+
+double cpu_smt_speed(const struct cpu_params *p, uint32_t n_busy)
+{
+    if (n_busy <= p->cores || p->threads <= p->cores)
+        return 1;
+    /* the scheduler spreads busy threads over cores (select_idle_core): q or
+       q + 1 per core; a core with m busy threads delivers 1 + (pair - 1)(m - 1) */
+    uint32_t q = n_busy / p->cores, r = n_busy % p->cores;
+    double k = p->smt_pair_throughput - 1;
+    double total = r * (1 + k * q) + (p->cores - r) * (1 + k * (q - 1));
+    return total / n_busy;
+}
+
+/* The clock at P0: boost, limited by the active cores and the policy's max. */
+static double p0_clock(const struct cpu_params *p, uint32_t n_active)
+{
+    double lim = cpu_boost_limit_ghz(p, n_active);
+    return lim < p->max_clock_ghz ? lim : p->max_clock_ghz;
 }
 
 double cpu_clock_ghz(struct cpu_host *h)
 {
+    uint32_t n = h->cores.busy < h->p.cores ? h->cores.busy : h->p.cores;
+    return cpu_stage_clock_ghz(h, n ? n : 1);
+}
+
+double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
+{
     const struct cpu_params *p = &h->p;
     switch (p->governor) {
     case CPU_GOV_PERFORMANCE:
-        return p->max_clock_ghz;
+        return p0_clock(p, n_active);
     case CPU_GOV_POWERSAVE:
         return p->idle_clock_ghz;
     case CPU_GOV_ONDEMAND:
@@ -86,9 +130,12 @@ double cpu_clock_ghz(struct cpu_host *h)
         h->util_area = area;
     }
     double f = p->governor_up_util > 0 ? h->util / p->governor_up_util : 1;
-    if (f > 1)
-        f = 1;
-    return p->idle_clock_ghz + (p->max_clock_ghz - p->idle_clock_ghz) * f;
+    if (f >= 1)
+        return p0_clock(p, n_active);
+    /* below P0 the governor's request is what the core runs at */
+    double top = p->base_clock_ghz > 0 && p->base_clock_ghz < p->max_clock_ghz ? p->base_clock_ghz
+                                                                                : p->max_clock_ghz;
+    return p->idle_clock_ghz + (top - p->idle_clock_ghz) * f;
 }
 
 sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns)
@@ -173,6 +220,7 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
+        p->threads[i].ccx = h->n_threads++ % h->n_ccx;
         uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) | pool_seq << THREAD_BITS | i;
         p->threads[i].rng = sim_rng(h->s, "cpu-thread", id, "work");
     }
@@ -211,6 +259,11 @@ static void thread_wake(struct cpu_thread *th)
         lat = cpu_wake_latency_ns(h, 0);
     else
         lat = cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
+    /* the waker: the thread whose code is submitting (none for a device
+       completion or a message arriving: those are interrupts) */
+    const struct cpu_thread *waker = h->running;
+    if (!th->pool->polling && waker && waker->ccx != th->ccx)
+        lat += (sim_time_t)llround(h->p.cross_ccx_wake_us * 1e3);
     th->waking = true;
     h->wakeups++;
     h->wake_ns_total += (double)lat;
@@ -255,7 +308,10 @@ static void thread_next(struct cpu_thread *th)
     uint64_t arg = it->arg;
     it->next = p->free_items;
     p->free_items = it;
+    struct cpu_thread *prev = p->host->running;
+    p->host->running = th;
     fn(p->host->s, th, obj, arg);
+    p->host->running = prev;
 }
 
 void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, void *obj, uint64_t arg)
@@ -295,9 +351,13 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
     struct cpu_thread *th = obj;
     th->busy_ns += (double)ns;
     th->slice_ns += ns;
-    th->pool->host->busy_ns_total += (double)ns;
+    struct cpu_host *h = th->pool->host;
+    h->busy_ns_total += (double)ns;
     th->in_cont = true;
+    struct cpu_thread *prev = h->running;
+    h->running = th;
     th->cont(s, th, th->cont_obj, th->cont_arg);
+    h->running = prev;
     th->in_cont = false;
 }
 
@@ -308,13 +368,17 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     th->cont = cont;
     th->cont_obj = obj;
     th->cont_arg = arg;
-    double ghz = cpu_clock_ghz(h);
-    double jitter = h->jitter ? h->jitter[gsl_rng_get(th->rng) % CPU_JITTER_LEVELS] : 1;
-    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
     /* still on its core (called from its own continuation): go on without
        queueing, unless its timeslice is used up and others wait */
-    bool keep = th->in_cont && station_can_continue(&h->cores) &&
-                (h->cores.queue.len == 0 || (double)th->slice_ns < h->p.timeslice_us * 1e3);
+    bool holding = th->in_cont && station_can_continue(&h->cores);
+    bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->p.timeslice_us * 1e3);
+    /* busy hardware threads and active cores when it starts, itself included */
+    uint32_t n = h->cores.busy + (holding ? 0 : 1);
+    if (n > h->p.threads)
+        n = h->p.threads;
+    double ghz = cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
+    double jitter = h->jitter ? h->jitter[gsl_rng_get(th->rng) % CPU_JITTER_LEVELS] : 1;
+    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
     if (keep) {
         station_submit_continue(&h->cores, ns, exec_done, th, ns);

@@ -12,16 +12,43 @@
  * A thread that is asleep when work arrives pays a wake-up: the scheduler's
  * wake cost plus the exit latency of the deepest C-state (<= max_cstate) whose
  * target residency its idle period exceeded (Linux cpuidle semantics,
- * /sys/devices/system/cpu/cpuN/cpuidle/stateK/{latency,residency}).  This is
- * the per-hand-off cost that dominates QD=1 latency.  Work is given in µs at a
- * reference clock and scales with the core's clock: `performance` runs at
- * the boost clock; `ondemand`/`schedutil` run between the idle clock and the
- * boost clock according to the host's recent utilisation.  Each stage's CPU
- * time is drawn around its cost (lognormal, mean = cost, CV = work_cv), from
- * the thread's own random stream.  A
- * thread that goes on computing (one stage's CPU right after another, no
- * blocking) keeps its core, as under CFS, until it blocks or has used a
- * timeslice while other threads wait for a core.
+ * /sys/devices/system/cpu/cpuN/cpuidle/stateK/{latency,residency}), plus
+ * cross_ccx_wake_us when the thread that woke it sits on another CCX (the
+ * hand-off's cache lines cross the IO die).  This is the per-hand-off cost
+ * that dominates QD=1 latency.  Each thread has a home CCX, assigned round
+ * robin in creation order (the load balancer spreads threads over the LLC
+ * domains; no pinning, no migration).  The waker is the thread whose item or
+ * cpu_exec continuation is running when the work is submitted; a device
+ * completion, a message arriving, or code resumed by a lock or throttle
+ * grant has none (no cross-CCX cost).
+ *
+ * Work is given in µs at a reference clock and scales with the clock a stage
+ * runs at, which the governor and the boost algorithm decide:
+ *  - the governor requests a P-state: `performance` P0, `powersave` the
+ *    lowest, `ondemand`/`schedutil` between the idle clock and P0 in
+ *    proportion to the host's recent utilisation, reaching P0 at
+ *    governor_up_util (acpi-cpufreq: P0 = base_clock_ghz is the highest
+ *    frequency the governor can ask for);
+ *  - at P0 the hardware boosts (AMD Precision Boost, Intel Turbo): up to
+ *    boost_clock_ghz with one core active, falling linearly with the number
+ *    of active cores to all_core_clock_ghz with all of them [est: AMD
+ *    publishes only the two ends, Intel per-active-core turbo tables that
+ *    step down about linearly], never below base, and capped by the
+ *    governor's max_clock_ghz (scaling_max_freq).  So a lightly loaded host
+ *    at QD=1 runs near boost and a saturated one at the all-core clock.
+ * Runnable threads beyond the hardware threads (cores x SMT) queue for one.
+ * With more threads busy than cores, SMT siblings share cores: a core with
+ * both threads busy delivers smt_pair_throughput times one thread's work,
+ * so each runs at smt_pair_throughput / 2 of full speed.  A stage's clock
+ * and SMT speed are those at its start (active cores and busy threads then,
+ * itself included).  Each stage's CPU time is drawn around its cost
+ * (lognormal, mean = cost, CV = work_cv), from the thread's own random
+ * stream.  A thread that goes on computing (one stage's CPU right after
+ * another, no blocking) keeps its core, as under CFS, until it blocks or has
+ * used a timeslice while other threads wait for a core.
+ *
+ * The topology and boost fields left 0 switch their mechanism off (one
+ * thread per core, one CCX, the governor's clock as is).
  */
 #ifndef CEPHSIM_MODELS_CPU_H
 #define CEPHSIM_MODELS_CPU_H
@@ -51,6 +78,14 @@ struct cpu_params {
     double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
     double timeslice_us;        /* a running thread keeps its core this long while others wait (CFS) */
     uint32_t index;             /* host index: names the host's random stream */
+    /* topology and boost (0: not modelled) */
+    uint32_t threads;           /* hardware threads per host, cores x SMT (0: = cores) */
+    double smt_pair_throughput; /* a core's throughput with 2 threads busy / with 1 */
+    uint32_t ccx_cores;         /* cores sharing one L3 (AMD CCX; 0: all of them) */
+    double cross_ccx_wake_us;   /* extra cost of a wake-up by a thread on another CCX */
+    double base_clock_ghz;      /* P0, the top of the governor's range; above is boost */
+    double boost_clock_ghz;     /* boost limit with one core active */
+    double all_core_clock_ghz;  /* boost limit with every core active */
     int n_cstates;              /* allowed C-states, shallow to deep (max_cstate applied) */
     double cstate_exit_us[CPU_MAX_CSTATES];
     double cstate_residency_us[CPU_MAX_CSTATES];
@@ -59,8 +94,11 @@ struct cpu_params {
 struct cpu_host {
     struct sim *s;
     struct cpu_params p;
-    struct station cores;
+    struct station cores;       /* its hardware threads (cores x SMT), one server each */
     uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
+    uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
+    uint32_t n_ccx;
+    struct cpu_thread *running; /* the thread whose item or continuation is running now */
     double *jitter;             /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv) */
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
@@ -102,6 +140,7 @@ struct cpu_thread {
     uint32_t index;
     bool busy;                 /* running an item (possibly blocked on a lock or I/O) */
     bool waking;               /* a wake-up is in progress */
+    uint32_t ccx;              /* its home CCX */
     sim_time_t idle_since;
     struct cpu_itemq private_q;
     /* continuation of a cpu_exec in progress */
@@ -150,7 +189,13 @@ void cpu_thread_release(struct cpu_thread *th);
 
 /* Wake-up latency a thread idle for idle_ns would pay now (exposed for tests). */
 sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns);
-/* Current effective clock of the host's cores (GHz). */
+/* Current effective clock of the host's cores (GHz), with the cores busy now active. */
 double cpu_clock_ghz(struct cpu_host *h);
+/* Clock of a stage starting now with n_active cores active (governor, then boost limit). */
+double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active);
+/* Boost limit with n_active cores active (GHz; unlimited without boost figures). */
+double cpu_boost_limit_ghz(const struct cpu_params *p, uint32_t n_active);
+/* Speed of a thread (1 = a core to itself) when n_busy hardware threads are busy. */
+double cpu_smt_speed(const struct cpu_params *p, uint32_t n_busy);
 
 #endif

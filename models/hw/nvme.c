@@ -8,6 +8,34 @@
 
 #include "err.h"
 
+/* d with every value multiplied by k (k > 0). */
+static struct dist dist_scaled(const struct dist *d, double k)
+{
+    switch (d->kind) {
+    case DIST_LOGNORMAL: return dist_lognormal(d->a * k, d->b);
+    case DIST_NORMAL: return dist_normal(d->a * k, d->b * k);
+    case DIST_EXP: return dist_exp(d->a * k);
+    case DIST_CONST: return dist_const(d->a * k);
+    case DIST_UNIFORM: return dist_uniform(d->a * k, d->b * k);
+    case DIST_EMPIRICAL: break;
+    }
+    struct dist e = *d;
+    for (int i = 0; i < e.n; i++)
+        e.v[i] *= k;
+    return e;
+}
+
+/*
+ * The latency stage of one direction: the whole typical QD=1 latency
+ * (measured shape, or a lognormal of mean typical_us) minus what the
+ * throughput stage already takes (x1 us); floored at 0.5 us.
+ */
+static struct dist latency_stage(bool shape, const struct dist *measured, double typical_us, double x1,
+                                 double cv)
+{
+    return shape ? dist_shifted(measured, -x1, 0.5) : dist_lognormal(fmax(0.5, typical_us - x1), cv);
+}
+
 void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, uint32_t index)
 {
     memset(d, 0, sizeof *d);
@@ -17,10 +45,18 @@ void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, u
     d->internal_free = sim_xcalloc(p->internal_parallelism, sizeof *d->internal_free);
     /* the latency stage supplies what the throughput stage (1 / IOPS) does not */
     double w1 = 1e6 / p->rand_write_iops, r1 = 1e6 / p->rand_read_iops;
-    d->write_dist = p->write_shape ? dist_shifted(&p->write_dist, -w1, 0.5)
-                                   : dist_lognormal(fmax(0.5, p->write_latency_us - w1), p->latency_cv);
-    d->read_dist = p->read_shape ? dist_shifted(&p->read_dist, -r1, 0.5)
-                                 : dist_lognormal(fmax(0.5, p->read_latency_us - r1), p->latency_cv);
+    d->write_dist = latency_stage(p->write_shape, &p->write_dist, p->write_latency_us, w1, p->latency_cv);
+    d->read_dist = latency_stage(p->read_shape, &p->read_dist, p->read_latency_us, r1, p->latency_cv);
+    /* sequential: the throughput stage of 4 KiB is 4096 B / bandwidth (MB/s =
+       B/us); a measured (random) shape is scaled to the sequential latency */
+    double sw = p->seq_write_latency_us > 0 ? p->seq_write_latency_us : p->write_latency_us;
+    double sr = p->seq_read_latency_us > 0 ? p->seq_read_latency_us : p->read_latency_us;
+    double sw1 = p->seq_write_mbps > 0 ? 4096.0 / p->seq_write_mbps : 0;
+    double sr1 = p->seq_read_mbps > 0 ? 4096.0 / p->seq_read_mbps : 0;
+    struct dist ws = p->write_shape ? dist_scaled(&p->write_dist, sw / p->write_latency_us) : p->write_dist;
+    struct dist rs = p->read_shape ? dist_scaled(&p->read_dist, sr / p->read_latency_us) : p->read_dist;
+    d->seq_write_dist = latency_stage(p->write_shape, &ws, sw, sw1, p->latency_cv);
+    d->seq_read_dist = latency_stage(p->read_shape, &rs, sr, sr1, p->latency_cv);
     d->rng = sim_rng(s, "nvme", index, "service");
     d->t_reset = sim_now(s);
 }
@@ -31,40 +67,39 @@ void nvme_fini(struct nvme_dev *d)
     d->internal_free = NULL;
 }
 
-void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
-                 uint64_t arg)
+/* Both stages for one read or write; seq selects the sequential figures. */
+static void submit_rw(struct nvme_dev *d, bool write, bool seq, uint32_t bytes, sim_event_fn done, void *obj,
+                      uint64_t arg)
 {
     sim_time_t now = sim_now(d->s);
-    if (op == NVME_FLUSH) {
-        d->flushes++;
-        double us = d->p.plp ? d->p.flush_syscall_us
-                    : d->p.flush_shape ? dist_sample(&d->p.flush_dist, d->rng) : d->p.flush_latency_us;
-        sim_schedule(d->s, (sim_time_t)(us * 1e3 + 0.5), done, obj, arg);
-        return;
-    }
     double iops, mbps;
     const struct dist *lat;
-    if (op == NVME_READ) {
+    if (!write) {
         d->reads++;
+        d->seq_reads += seq;
         d->bytes_read += bytes;
         iops = d->p.rand_read_iops;
         mbps = d->p.seq_read_mbps;
-        lat = &d->read_dist;
+        lat = seq ? &d->seq_read_dist : &d->read_dist;
     } else {
         d->writes++;
+        d->seq_writes += seq;
         d->bytes_written += bytes;
         iops = d->p.rand_write_iops;
         mbps = d->p.seq_write_mbps;
-        lat = &d->write_dist;
+        lat = seq ? &d->seq_write_dist : &d->write_dist;
     }
-    /* throughput stage: max(1 / IOPS, bytes / bandwidth) */
-    sim_time_t x = (sim_time_t)(fmax(1e6 / iops, mbps > 0 ? (double)bytes / mbps : 0) * 1e3 + 0.5);
+    /* throughput stage: max(1 / IOPS, bytes / bandwidth); a stream: bandwidth only */
+    double xfer_us = mbps > 0 ? (double)bytes / mbps : 0;
+    if (!seq)
+        xfer_us = fmax(1e6 / iops, xfer_us);
+    sim_time_t x = (sim_time_t)(xfer_us * 1e3 + 0.5);
     sim_time_t start = now > d->xfer_free ? now : d->xfer_free;
     d->xfer_free = start + x;
     d->xfer_busy_ns += (double)x;
     /* latency stage: the earliest free of internal_parallelism servers */
     double us = dist_sample(lat, d->rng);
-    if (op == NVME_WRITE && d->p.tail_spike_prob > 0 && gsl_rng_uniform(d->rng) < d->p.tail_spike_prob)
+    if (write && d->p.tail_spike_prob > 0 && gsl_rng_uniform(d->rng) < d->p.tail_spike_prob)
         us += d->p.tail_spike_us;
     uint32_t best = 0;
     for (uint32_t i = 1; i < d->p.internal_parallelism; i++)
@@ -77,11 +112,34 @@ void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_
         sim_schedule_at(d->s, d->internal_free[best], done, obj, arg);
 }
 
+void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
+                 uint64_t arg)
+{
+    if (op == NVME_FLUSH) {
+        d->flushes++;
+        double us = d->p.plp ? d->p.flush_syscall_us
+                    : d->p.flush_shape ? dist_sample(&d->p.flush_dist, d->rng) : d->p.flush_latency_us;
+        sim_schedule(d->s, (sim_time_t)(us * 1e3 + 0.5), done, obj, arg);
+        return;
+    }
+    submit_rw(d, op != NVME_READ, op == NVME_WRITE_SEQ, bytes, done, obj, arg);
+}
+
+void nvme_read_at(struct nvme_dev *d, uint64_t addr, uint32_t bytes, sim_event_fn done, void *obj,
+                  uint64_t arg)
+{
+    bool seq = d->read_end_valid && addr == d->read_end;
+    d->read_end = addr + bytes;
+    d->read_end_valid = true;
+    submit_rw(d, false, seq, bytes, done, obj, arg);
+}
+
 void nvme_reset_stats(struct nvme_dev *d)
 {
     d->xfer_busy_ns = 0;
     d->t_reset = sim_now(d->s);
     d->reads = d->writes = d->flushes = d->bytes_written = d->bytes_read = 0;
+    d->seq_reads = d->seq_writes = 0;
 }
 
 double nvme_utilisation(const struct nvme_dev *d)

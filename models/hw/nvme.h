@@ -8,7 +8,19 @@
  * the typical latency (typical QD=1 latency minus the first stage), drawn
  * from the profile's measured percentiles when it has them, else a lognormal
  * with that mean.  At QD=1 an I/O therefore takes the typical latency; at
- * high QD the IOPS saturate at the sustained figure.  Flush (fdatasync / BlueFS fsync -> _flush_bdev)
+ * high QD the IOPS saturate at the sustained figure.
+ *
+ * Sequential I/O takes the datasheet's sequential latency instead (PM983:
+ * 15 us against 85 / 50 us random read / write) and is bounded by bandwidth
+ * only: its first stage is bytes / sequential bandwidth (the random IOPS caps
+ * come from mapping and garbage collection of scattered pages, which a
+ * stream does not pay).  A write is sequential when the caller says so
+ * (NVME_WRITE_SEQ: BlueFS appending to the RocksDB WAL); a read is when it
+ * starts where the device's previous read ended (nvme_read_at: the drive's
+ * read-ahead follows one stream).  With a percentile table, the sequential
+ * shape is the random one scaled to the sequential typical latency.
+ *
+ * Flush (fdatasync / BlueFS fsync -> _flush_bdev)
  * costs only a syscall on power-loss-protected drives (no volatile write
  * cache), else flush_latency.  A tail-spike knob models the PM983
  * write-queue latency spikes Ceph upstream saw before a firmware update.
@@ -23,10 +35,17 @@
 #include "dist.h"
 #include "queueing.h"
 
-enum nvme_op { NVME_READ, NVME_WRITE, NVME_FLUSH };
+enum nvme_op {
+    NVME_READ,      /* random read */
+    NVME_WRITE,     /* random write (BlueStore data, deferred writes) */
+    NVME_FLUSH,
+    NVME_WRITE_SEQ, /* append to a sequential stream (BlueFS WAL) */
+};
 
 struct nvme_params {
-    double read_latency_us, write_latency_us;   /* typical QD=1, 4 KiB */
+    double read_latency_us, write_latency_us;   /* typical QD=1, 4 KiB random */
+    double seq_read_latency_us, seq_write_latency_us; /* typical QD=1, 4 KiB sequential
+                                                          (0: = random) */
     double latency_cv;                          /* spread of the internal stage */
     double rand_read_iops, rand_write_iops;     /* sustained 4 KiB */
     double seq_read_mbps, seq_write_mbps;       /* MB/s (10^6 B/s) */
@@ -53,8 +72,12 @@ struct nvme_dev {
     double xfer_busy_ns;
     sim_time_t t_reset;
     struct dist read_dist, write_dist;
+    struct dist seq_read_dist, seq_write_dist;
+    uint64_t read_end;           /* where the last read ended (read-ahead stream) */
+    bool read_end_valid;
     gsl_rng *rng;
     uint64_t reads, writes, flushes, bytes_written, bytes_read;
+    uint64_t seq_reads, seq_writes;
 };
 
 void nvme_init(struct nvme_dev *d, struct sim *s, const struct nvme_params *p, uint32_t index);
@@ -62,6 +85,10 @@ void nvme_fini(struct nvme_dev *d);
 /* Submit one I/O; done(sim, obj, arg) runs at completion (done may be NULL for reads/writes). */
 void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
                  uint64_t arg);
+/* A read of bytes at device address addr: sequential if it starts where the
+   previous read ended, else random. */
+void nvme_read_at(struct nvme_dev *d, uint64_t addr, uint32_t bytes, sim_event_fn done, void *obj,
+                  uint64_t arg);
 void nvme_reset_stats(struct nvme_dev *d);
 /* Utilisation of the throughput stage since the last reset. */
 double nvme_utilisation(const struct nvme_dev *d);
