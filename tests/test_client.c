@@ -649,8 +649,10 @@ static void test_randseed_repeats_offsets(void **state)
     assert_memory_not_equal(a, b, sizeof a);
     run_free(&r1);
     run_free(&r2);
-    /* two clones of a job: other thread numbers, other offsets */
-    run_jobs(&r1, "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=2\ntime_based\n", NULL, 0);
+    /* two clones of a job: other thread numbers, other offsets (writing side
+       by side: without the exclusive lock, that they would take turns with) */
+    static const char *const shared[] = {"image.exclusive_lock=false"};
+    run_jobs(&r1, "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=2\ntime_based\n", shared, 1);
     assert_int_equal(client_offsets(&r1, 0, a, N), N);
     assert_int_equal(client_offsets(&r1, 1, b, N), N);
     assert_memory_not_equal(a, b, sizeof a);
@@ -775,9 +777,12 @@ static void test_thinktime_iodepth(void **state)
 
 static void test_numjobs_group_reporting(void **state)
 {
+    /* four writers of one image in parallel: without exclusive-lock (with it
+       they take turns, test_exclusive_lock_ping_pong) */
+    const char *shared[] = {"image.exclusive_lock=false"};
     struct run one, many;
-    run_jobs(&one, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", NULL, 0);
-    run_jobs(&many, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=4\ntime_based\n", NULL, 0);
+    run_jobs(&one, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", shared, 1);
+    run_jobs(&many, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=4\ntime_based\n", shared, 1);
     assert_int_equal(cluster_n_jobs(one.c), 1);
     assert_int_equal(cluster_n_jobs(many.c), 4);
     const struct job_result *jr = cluster_job_results(many.c);
@@ -1176,6 +1181,359 @@ static void test_stat_roundtrip_costs_a_round_trip(void **state)
     run_free(&rd);
 }
 
+/* ---- several librbd instances, several images, the exclusive lock ---- */
+
+/* pg_pool_t::raw_hash_to_pg of an object name in the base pool (pg_num 32). */
+static uint32_t name_pg32(const char *name)
+{
+    return optrack_stable_mod(optrack_str_hash_rjenkins(name, strlen(name)), 32, 31);
+}
+
+static double iops_of(const struct run *r)
+{
+    return job_iops(r, FIO_DDIR_WRITE);
+}
+
+static struct cluster_client_stats client_stats(const struct run *r, uint32_t i)
+{
+    struct cluster_client_stats cs;
+    cluster_client_stats(r->c, i, &cs);
+    return cs;
+}
+
+/* Ops whose op vector starts with prefix, on objects whose name starts with oid_prefix. */
+static int count_ops(const struct run *r, const char *oid_prefix, const char *prefix)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += !strncmp(r->ops[i].obj, oid_prefix, strlen(oid_prefix)) && !strncmp(r->ops[i].ops, prefix, strlen(prefix));
+    return n;
+}
+
+/*
+ * numjobs=4 on one image under the default simple scheduler: every clone is
+ * its own librbd instance, whose SimpleSchedulerObjectDispatch holds and
+ * merges only its own writes and sends them through its own Objecter.  The
+ * clones write the same offsets (same objects); per client, the bytes its
+ * write ops carried to the primaries are the bytes its fio job wrote (up to
+ * what is in flight at the end), and each merged.
+ */
+static void test_numjobs_simple_scheduler_per_client(void **state)
+{
+    const char *jobs = "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=16\nsize=4m\nnumjobs=4\ntime_based\n";
+    /* with the exclusive lock (the default) they take turns: it runs, all four write */
+    const char *locked[] = {"ceph.rbd_io_scheduler=simple"};
+    struct run r;
+    run_jobs(&r, jobs, locked, 1);
+    for (int i = 0; i < 4; i++)
+        if (wstats(&r, i)->total_ios == 0)
+            fail_msg("clone %d wrote nothing", i);
+    run_free(&r);
+    /* without it they write concurrently: merges, per client */
+    const char *shared[] = {"ceph.rbd_io_scheduler=simple", "image.exclusive_lock=false"};
+    run_jobs(&r, jobs, shared, 2);
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t id = client_stats(&r, k).client;
+        uint64_t op_bytes = 0, max_len = 0;
+        for (size_t i = 0; i < r.n; i++) {
+            if (r.ops[i].client != id)
+                continue;
+            uint64_t off, len;
+            if (write_extent(&r.ops[i], &off, &len)) {
+                op_bytes += written_bytes(&r.ops[i]);
+                if (len > max_len)
+                    max_len = len;
+            }
+        }
+        uint64_t fio_bytes = wstats(&r, (int)k)->io_bytes, slack = 2 * 16 * 4096;
+        if (op_bytes + slack < fio_bytes || op_bytes > fio_bytes + slack)
+            fail_msg("client.%u: its write ops carried %" PRIu64 " bytes, its fio job wrote %" PRIu64, id, op_bytes,
+                     fio_bytes);
+        if (max_len <= 4096)
+            fail_msg("client.%u: no merged write", id);
+    }
+    run_free(&r);
+}
+
+/*
+ * Two writers of one image with exclusive-lock take the lock from each other
+ * for every write: far fewer IOPS than without the feature, or than two
+ * images; the hand-overs show in the lock counters (both ways, balanced).
+ */
+static void test_exclusive_lock_ping_pong(void **state)
+{
+    const char *jobs = "[w]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumjobs=2\ntime_based\n";
+    const char *off[] = {"image.exclusive_lock=false"};
+    const char *two[] = {"clients.volumes_per_client=2"};
+    struct run lk, sh, im;
+    run_jobs(&lk, jobs, NULL, 0);
+    run_jobs(&sh, jobs, off, 1);
+    run_jobs(&im, jobs, two, 1);
+    double i_lk = iops_of(&lk), i_sh = iops_of(&sh), i_im = iops_of(&im);
+    if (!(i_lk < 0.4 * i_sh && i_lk < 0.4 * i_im))
+        fail_msg("exclusive-lock %.0f IOPS, shared %.0f, two images %.0f", i_lk, i_sh, i_im);
+    if (fabs(i_sh - i_im) > 0.15 * i_im)
+        fail_msg("shared image %.0f IOPS vs two images %.0f", i_sh, i_im);
+    struct cluster_client_stats a = client_stats(&lk, 0), b = client_stats(&lk, 1);
+    assert_true(a.lock_acquisitions > 20 && b.lock_acquisitions > 20);
+    /* acquisitions minus releases = the current owners: 0 or 1 */
+    uint64_t acq = a.lock_acquisitions + b.lock_acquisitions, rel = a.lock_releases + b.lock_releases;
+    assert_true(acq == rel || acq == rel + 1);
+    /* every release answered a request (one may still be under way at the end) */
+    assert_true(a.lock_releases <= a.lock_requests_received && a.lock_requests_received <= a.lock_releases + 1);
+    assert_true(b.lock_releases <= b.lock_requests_received && b.lock_requests_received <= b.lock_releases + 1);
+    /* each hand-over lets the new owner write: no more hand-overs than writes */
+    assert_true((double)rel <= (double)(wstats(&lk, 0)->total_ios + wstats(&lk, 1)->total_ios) * 1.1 + 2);
+    /* the feature off: no lock traffic at all; two images: each client owns its own from the start */
+    for (uint32_t i = 0; i < 2; i++) {
+        struct cluster_client_stats s = client_stats(&sh, i), t = client_stats(&im, i);
+        assert_int_equal(s.lock_acquisitions + s.lock_releases + s.notifies_sent + s.writes_blocked, 0);
+        assert_int_equal(t.lock_acquisitions, 1);
+        assert_int_equal(t.lock_releases + t.lock_requests_sent + t.notifies_sent + t.writes_blocked, 0);
+        assert_int_equal(t.image, i);
+    }
+    assert_int_equal(count_ops(&sh, "rbd_header.", ""), 0);
+    run_free(&lk);
+    run_free(&sh);
+    run_free(&im);
+}
+
+/*
+ * The hand calculation.  A (the first writer: owner from the start) writes at
+ * about 0, 40 and 80 ms, B at about 20, 60 and 100 ms (QD=1, rate_iops 25,
+ * B's startdelay 20 ms); a hand-over takes a few ms, so each write of the
+ * client that does not hold the lock moves it: B, A, B, A, B = 5 hand-overs.
+ * Per hand-over, from requester R and owner O:
+ *   R: [lock.get_info] (O holds it), [lock.lock] -EBUSY, [list-watchers] (O is
+ *      alive: -EAGAIN), [notify] RequestLock + 2 [notify-ack] (O answers);
+ *   O: drained, ObjectMap::close [lock.unlock] on rbd_object_map,
+ *      [lock.unlock] on rbd_header, [notify] ReleasedLock + 2 acks;
+ *   R: [lock.get_info], [lock.lock], ObjectMap::open [lock.lock] +
+ *      [rbd.object_map_load] on rbd_object_map, [notify] AcquiredLock + 2 acks.
+ * So 15 ops on the header and 3 on the object map per hand-over; A: 1 + 2
+ * acquisitions, 3 releases, 2 requests; B: 3 acquisitions, 2 releases, 3
+ * requests; each client sees all 3 notifies of each hand-over.
+ */
+static void test_exclusive_lock_hand_count(void **state)
+{
+    const char *jobs = "[global]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumber_ios=3\nrate_iops=25\n"
+                       "[a]\n[b]\nstartdelay=20ms\n";
+    const char *sets[] = {"cost.cpu_work_cv=0", "hw.nvme.latency_cv=0", "hw.nvme.tail_spike_prob=0"};
+    struct run r;
+    run_jobs(&r, jobs, sets, 3);
+    assert_int_equal(wstats(&r, 0)->total_ios, 3);
+    assert_int_equal(wstats(&r, 1)->total_ios, 3);
+    const int T = 5;
+    struct cluster_client_stats a = client_stats(&r, 0), b = client_stats(&r, 1);
+    assert_int_equal(a.lock_acquisitions, 3);
+    assert_int_equal(a.lock_releases, 3);
+    assert_int_equal(b.lock_acquisitions, 3);
+    assert_int_equal(b.lock_releases, 2);
+    assert_int_equal(a.lock_requests_sent, 2);
+    assert_int_equal(b.lock_requests_sent, 3);
+    assert_int_equal(a.lock_requests_received, 3);
+    assert_int_equal(b.lock_requests_received, 2);
+    assert_int_equal(a.lock_busy, 2);
+    assert_int_equal(b.lock_busy, 3);
+    assert_int_equal(a.notifies_sent + b.notifies_sent, 3 * T);
+    assert_int_equal(a.notifies_received, 3 * T);
+    assert_int_equal(b.notifies_received, 3 * T);
+    /* A's first write found the lock its own; every other write waited once */
+    assert_int_equal(a.writes_blocked, 2);
+    assert_int_equal(b.writes_blocked, 3);
+    char hdr[64], map[64];
+    snprintf(hdr, sizeof hdr, "rbd_header.%" PRIx64, r.spec.image.id);
+    snprintf(map, sizeof map, "rbd_object_map.%" PRIx64, r.spec.image.id);
+    assert_int_equal(count_ops(&r, hdr, ""), 15 * T);
+    assert_int_equal(count_ops(&r, hdr, "call lock.get_info"), 2 * T);
+    assert_int_equal(count_ops(&r, hdr, "call lock.lock"), 2 * T);
+    assert_int_equal(count_ops(&r, hdr, "list-watchers"), T);
+    assert_int_equal(count_ops(&r, hdr, "notify cookie"), 3 * T);
+    assert_int_equal(count_ops(&r, hdr, "notify-ack"), 6 * T);
+    assert_int_equal(count_ops(&r, hdr, "call lock.unlock"), T);
+    assert_int_equal(count_ops(&r, map, ""), 3 * T);
+    assert_int_equal(count_ops(&r, map, "call lock.lock"), T);
+    assert_int_equal(count_ops(&r, map, "call rbd.object_map_load"), T);
+    assert_int_equal(count_ops(&r, map, "call lock.unlock"), T);
+    /* both objects on the PG their names hash to */
+    for (size_t i = 0; i < r.n; i++)
+        if (!strncmp(r.ops[i].obj, "rbd_", 4) && strncmp(r.ops[i].obj, "rbd_data.", 9))
+            assert_int_equal(r.ops[i].pg, name_pg32(r.ops[i].obj));
+    run_free(&r);
+}
+
+/*
+ * image.count=2: each image its own id, so its objects hash to their own PGs;
+ * jobs pick theirs by rbdname; each its own exclusive lock and object map
+ * (a copy-up in one clone updates that clone's map only: the same object
+ * number in the other still is not copied up).
+ */
+static void test_images_place_and_map_separately(void **state)
+{
+    const char *jobs = "[global]\nioengine=rbd\nrw=write\nbs=4k\niodepth=1\nnumber_ios=1\n"
+                       "[a]\nrbdname=vol-0\n[b]\nrbdname=vol-1\nstartdelay=50ms\n";
+    const char *sets[] = {"image.count=2", "image.name=vol", "image.kind=clone", "image.copied_up=0"};
+    struct run r;
+    run_jobs(&r, jobs, sets, 4);
+    assert_int_equal(wstats(&r, 0)->total_ios, 1);
+    assert_int_equal(wstats(&r, 1)->total_ios, 1);
+    struct cluster_image_stats i0, i1;
+    cluster_image_stats(r.c, 0, &i0);
+    cluster_image_stats(r.c, 1, &i1);
+    assert_string_equal(i0.name, "vol-0");
+    assert_string_equal(i1.name, "vol-1");
+    assert_true(i0.id != i1.id);
+    assert_int_equal(client_stats(&r, 0).image, 0);
+    assert_int_equal(client_stats(&r, 1).image, 1);
+    /* one map update and one copy-up per image, each on its own map object */
+    char map0[64], map1[64], obj0[64], obj1[64];
+    snprintf(map0, sizeof map0, "rbd_object_map.%" PRIx64, i0.id);
+    snprintf(map1, sizeof map1, "rbd_object_map.%" PRIx64, i1.id);
+    snprintf(obj0, sizeof obj0, "rbd_data.%" PRIx64 ".%016x", i0.id, 0);
+    snprintf(obj1, sizeof obj1, "rbd_data.%" PRIx64 ".%016x", i1.id, 0);
+    assert_int_equal(count_ops(&r, map0, "call rbd.object_map_update"), 1);
+    assert_int_equal(count_ops(&r, map1, "call rbd.object_map_update"), 1);
+    assert_int_equal(count_ops(&r, obj0, "call rbd."), 1);
+    assert_int_equal(count_ops(&r, obj1, "call rbd."), 1);
+    /* no lock traffic: each client owns its image's lock */
+    assert_int_equal(count_ops(&r, "rbd_header.", ""), 0);
+    run_free(&r);
+    /* the placement: 64 objects of each image, every op on rjenkins(name)'s PG,
+       and the two images' object k mostly on different PGs */
+    /* 4k at the start of each object (rw=write:<skip>) */
+    const char *seq = "[global]\nioengine=rbd\nrw=write:4092k\nbs=4k\niodepth=4\nsize=256m\nnumber_ios=64\n"
+                      "[a]\nrbdname=image-0\n[b]\nrbdname=image-1\n";
+    const char *two[] = {"image.count=2"};
+    run_jobs(&r, seq, two, 1);
+    cluster_image_stats(r.c, 0, &i0);
+    cluster_image_stats(r.c, 1, &i1);
+    assert_string_equal(i0.name, "image-0");
+    int32_t pg[2][64];
+    memset(pg, -1, sizeof pg);
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t id, objno;
+        if (!object_id(r.ops[i].obj, &id, &objno))
+            continue;
+        assert_int_equal(r.ops[i].pg, name_pg32(r.ops[i].obj));
+        assert_true(objno < 64 && (id == i0.id || id == i1.id));
+        pg[id == i1.id][objno] = (int32_t)r.ops[i].pg;
+    }
+    int differ = 0;
+    for (int k = 0; k < 64; k++) {
+        assert_true(pg[0][k] >= 0 && pg[1][k] >= 0);
+        differ += pg[0][k] != pg[1][k];
+    }
+    assert_true(differ > 48); /* 1/32 collide by chance */
+    run_free(&r);
+    /* an rbdname that names no image is an error once the images are named */
+    const char *named[] = {"image.name=vol"};
+    struct scenario sc;
+    struct cluster_spec spec;
+    struct sim_err err = {0};
+    char *text = scenario_text("[x]\nioengine=rbd\nrw=write\nrbdname=nosuch\n");
+    assert_int_equal(scenario_load(&sc, NULL, text, "inline.json", named, 1, &err), 0);
+    free(text);
+    assert_int_equal(scenario_to_spec(&sc, 0, &spec, &err), 0);
+    assert_null(cluster_create(&spec, &err));
+    assert_non_null(strstr(err.msg, "rbdname=nosuch"));
+    scenario_free(&sc);
+}
+
+/*
+ * Object state is created on first touch: the same I/O pattern (random 4k
+ * writes in the first 64 MiB) on a 1 GiB and a 100 TiB image creates the
+ * same object states, at most the 16 objects it touches, and the same bytes.
+ */
+static void test_lazy_objects_independent_of_size(void **state)
+{
+    const char *jobs = "[r]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=8\nsize=64m\nnumber_ios=400\n";
+    const char *small[] = {"image.size_gib=1"};
+    const char *huge[] = {"image.size_gib=102400"};
+    struct run a, b;
+    run_jobs(&a, jobs, small, 1);
+    run_jobs(&b, jobs, huge, 1);
+    assert_int_equal(b.spec.image.size_bytes, 102400ull << 30);
+    assert_int_equal(wstats(&a, 0)->total_ios, 400);
+    assert_int_equal(wstats(&b, 0)->total_ios, 400);
+    struct cluster_stats sa, sb;
+    cluster_stats(a.c, &sa);
+    cluster_stats(b.c, &sb);
+    assert_true(sa.object_states > 0 && sa.object_states <= 16);
+    assert_int_equal(sa.object_states, sb.object_states);
+    assert_int_equal(sa.client_object_states, sb.client_object_states);
+    assert_int_equal(sa.object_state_bytes, sb.object_state_bytes);
+    run_free(&a);
+    run_free(&b);
+}
+
+/*
+ * image.copied_up is honoured per object: random reads of a clone go to the
+ * clone's object if it was copied up, else to the parent's.  Two clones
+ * (image.count=2) each read over ~1000 objects: each copied-up fraction is
+ * within a 99.9 % binomial interval of the setting, an object is never read
+ * from both, the two clones' sets are independent draws (their overlap is
+ * about p^2, not p), and 0 and 1 are exact.
+ */
+static void check_copied_up(double p, uint64_t seed)
+{
+    const char *jobs = "[global]\nioengine=rbd\nrw=randread\nbs=4k\niodepth=16\ntime_based\n"
+                       "[a]\nrbdname=image-0\n[b]\nrbdname=image-1\n";
+    char cu[64], sd[64];
+    snprintf(cu, sizeof cu, "image.copied_up=%g", p);
+    snprintf(sd, sizeof sd, "sim.seed=%" PRIu64, seed);
+    const char *sets[] = {"image.kind=clone", "image.size_gib=4", "image.count=2", cu, sd};
+    struct run r;
+    run_jobs(&r, jobs, sets, 5);
+    uint32_t client0 = client_stats(&r, 0).client;
+    struct cluster_image_stats im[2];
+    cluster_image_stats(r.c, 0, &im[0]);
+    cluster_image_stats(r.c, 1, &im[1]);
+    uint8_t (*seen)[1024] = calloc(2, sizeof *seen); /* bit 0: read from the clone, bit 1: from the parent */
+    for (size_t i = 0; i < r.n; i++) {
+        uint64_t id, objno;
+        assert_true(object_id(r.ops[i].obj, &id, &objno) && objno < 1024);
+        int k = r.ops[i].client != client0;
+        seen[k][objno] |= id == im[k].id ? 1 : 2;
+    }
+    run_free(&r);
+    int both = 0, n_both = 0;
+    for (int k = 0; k < 2; k++) {
+        int n = 0, up = 0;
+        for (int o = 0; o < 1024; o++) {
+            if (!seen[k][o])
+                continue;
+            if (seen[k][o] == 3)
+                fail_msg("image %d object %d read from the clone and from the parent", k, o);
+            n++;
+            up += seen[k][o] == 1;
+            if (k == 1 && seen[0][o]) {
+                n_both++;
+                both += seen[0][o] == 1 && seen[1][o] == 1;
+            }
+        }
+        assert_true(n > 800);
+        double f = (double)up / n, half = 3.29 * sqrt(p * (1 - p) / n);
+        if (fabs(f - p) > half + 1e-12)
+            fail_msg("copied_up=%g: image %d: %d of %d objects (%.3f) copied up, 99.9%% interval +-%.3f", p, k, up,
+                     n, f, half);
+    }
+    free(seen);
+    /* independent per image: P(both copied up) = p^2 */
+    double fb = (double)both / n_both, hb = 3.29 * sqrt(p * p * (1 - p * p) / n_both);
+    if (fabs(fb - p * p) > hb + 1e-12)
+        fail_msg("copied_up=%g: %d of %d objects copied up in both clones (%.3f, p^2 = %.3f)", p, both, n_both, fb,
+                 p * p);
+}
+
+static void test_copied_up_fraction(void **state)
+{
+    check_copied_up(0.3, 1);
+    check_copied_up(0.3, 2);
+    check_copied_up(0.75, 1);
+    check_copied_up(0, 1);
+    check_copied_up(1, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1205,6 +1563,12 @@ int main(void)
         cmocka_unit_test(test_copyup_concurrent_writers),
         cmocka_unit_test(test_copyup_carries_pending_writes),
         cmocka_unit_test(test_stat_roundtrip_costs_a_round_trip),
+        cmocka_unit_test(test_numjobs_simple_scheduler_per_client),
+        cmocka_unit_test(test_exclusive_lock_ping_pong),
+        cmocka_unit_test(test_exclusive_lock_hand_count),
+        cmocka_unit_test(test_images_place_and_map_separately),
+        cmocka_unit_test(test_lazy_objects_independent_of_size),
+        cmocka_unit_test(test_copied_up_fraction),
     };
     return cmocka_run_group_tests_name("client", tests, NULL, NULL);
 }

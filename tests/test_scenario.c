@@ -332,6 +332,55 @@ static void test_image_kind_and_guard(void **state)
     scenario_free(&sc);
 }
 
+/* image.name / count, clients.volumes_per_client, and object-map following exclusive-lock. */
+static void test_images_and_features(void **state)
+{
+    struct scenario sc;
+    struct cluster_spec sp;
+    load_ok(&sc, &sp, "{" JOBS "}", NULL, 0);
+    assert_int_equal(sp.image_count, 1);
+    assert_int_equal(sp.volumes_per_client, 0);
+    assert_string_equal(sp.image.name, "");
+    assert_true(sp.image.exclusive_lock && sp.image.object_map);
+    scenario_free(&sc);
+    const char *named[] = {"image.name=vol", "image.count=3"};
+    load_ok(&sc, &sp, "{" JOBS "}", named, 2);
+    assert_string_equal(sp.image.name, "vol");
+    assert_int_equal(sp.image_count, 3);
+    scenario_free(&sc);
+    /* cbt: volumes per client host, in the file beside the jobs or with --set */
+    load_ok(&sc, &sp,
+            "{\"cluster\": {\"client_hosts\": 2}, \"clients\": {\"volumes_per_client\": 3, "
+            "\"jobs\": \"[j]\\nioengine=rbd\\nrw=randwrite\\n\"}}",
+            NULL, 0);
+    assert_int_equal(sp.volumes_per_client, 3);
+    assert_int_equal(sp.image_count, 6);
+    scenario_free(&sc);
+    const char *vpc[] = {"clients.volumes_per_client=4"};
+    load_ok(&sc, &sp, "{" JOBS "}", vpc, 1);
+    assert_int_equal(sp.image_count, 4);
+    scenario_free(&sc);
+    /* the feature off: no object map unless it is asked for (then an error) */
+    const char *off[] = {"image.exclusive_lock=false"};
+    load_ok(&sc, &sp, "{" JOBS "}", off, 1);
+    assert_false(sp.image.exclusive_lock || sp.image.object_map);
+    scenario_free(&sc);
+    const char *both[] = {"image.exclusive_lock=false", "image.object_map=true"};
+    expect_error("{" JOBS "}", both, 2, "--set image.object_map=true", "image.object_map");
+    /* a 100 TiB image is a valid size */
+    const char *huge[] = {"image.size_gib=102400"};
+    load_ok(&sc, &sp, "{" JOBS "}", huge, 1);
+    assert_int_equal(sp.image.size_bytes, 102400ull << 30);
+    scenario_free(&sc);
+    /* image.count and volumes_per_client that disagree */
+    const char *clash[] = {"image.count=3", "clients.volumes_per_client=2"};
+    struct sim_err err = {0};
+    assert_int_equal(load(&sc, "{" JOBS "}", clash, 2, &err), 0);
+    assert_true(scenario_to_spec(&sc, 0, &sp, &err) < 0);
+    assert_non_null(strstr(err.msg, "image.count"));
+    scenario_free(&sc);
+}
+
 static void test_release(void **state)
 {
     static const struct { const char *rel; bool fix, mclock, crimson; } cases[] = {
@@ -1006,6 +1055,7 @@ int main(void)
         cmocka_unit_test(test_governor),
         cmocka_unit_test(test_cpu_topology_and_clocks),
         cmocka_unit_test(test_image_kind_and_guard),
+        cmocka_unit_test(test_images_and_features),
         cmocka_unit_test(test_release),
         cmocka_unit_test(test_sim_times_from_jobs),
         cmocka_unit_test(test_unknown_keys),

@@ -133,6 +133,8 @@ static const struct base bases[] = {
     {"small-region", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=16", "fio.size=256k"}},
     /* a job that ends after io_size bytes (not time_based) */
     {"sized", "scenarios/qd1-latency.json", {SHORT, "fio.time_based=0", "fio.io_size=64k"}},
+    /* two writers of one image: the exclusive lock moves between them */
+    {"two-writers", "scenarios/qd1-latency.json", {SHORT, "fio.numjobs=2"}},
 };
 #define N_BASES (int)(sizeof bases / sizeof bases[0])
 
@@ -189,6 +191,11 @@ static const struct {
     {"fio.runtime", {"fio-runtime"}},
     /* one client host vs fio on OSD host 0 */
     {"cluster.client_hosts", {"qd1", "lab"}},
+    /* the exclusive lock and the images act with several clients */
+    {"image.exclusive_lock", {"two-writers", "clone"}},
+    {"clients.volumes_per_client", {"two-writers"}},
+    {"image.count", {"two-writers"}},
+    {"ceph.client_notify_timeout", {"two-writers"}},
 };
 
 /*
@@ -247,6 +254,8 @@ static const struct {
     {"cluster.nic", {"25gbe", "100gbe"}},
     {"cluster.switch", {"tor-store-and-forward", "none"}},
     {"cluster.max_cstate", {"C2", "POLL"}},
+    /* the job files' rbdname: the image answers to it by name */
+    {"image.name", {"fio_test"}},
     {"ceph.release", {"18.2.4", "crimson", "17.2.7"}},
     /* (given with --set: relative to the working directory) */
     {"cluster.crush_map", {"tests/data/crush/unequal.crush.json", "tests/data/crush/h10x6.crush.json"}},
@@ -259,6 +268,9 @@ static const struct {
 } number_values[] = {
     {"ceph.bluestore_prefer_deferred_size_ssd", {"4096", "65536"}},
     {"pool.crush_rule", {"1", "2"}},
+    /* the RequestLock retry only fires within a hand-over (~3 ms) */
+    {"ceph.client_notify_timeout", {"0.0005", "0.001"}},
+    {"clients.volumes_per_client", {"2"}},
 };
 
 /* An identifier, checked by test_hwprofile instead: the seed CPU lists all
@@ -743,6 +755,7 @@ static void sensitivity(void **state)
         {"cluster", scenario_cluster_params, offsetof(struct scenario, cluster)},
         {"pool", scenario_pool_params, offsetof(struct scenario, pool)},
         {"image", scenario_image_params, offsetof(struct scenario, image)},
+        {"clients", scenario_clients_params, offsetof(struct scenario, clients)},
         {"sim", scenario_sim_params, offsetof(struct scenario, sim)},
         {"ceph", ceph_option_params, offsetof(struct scenario, ceph)},
         {"cost", stage_cost_params, offsetof(struct scenario, cost)},

@@ -3,6 +3,9 @@
  */
 #include "clusterjson.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "jsonu.h"
 
 cJSON *clusterjson_stats(const struct cluster *c)
@@ -40,5 +43,44 @@ cJSON *clusterjson_stats(const struct cluster *c)
         cJSON_AddItemToArray(osds, e);
     }
     cJSON_AddNumberToObject(j, "peak_ops_in_flight", (double)st.peak_ops_in_flight);
+    /* per-object state created on first touch: independent of the image size */
+    jsonu_add_u64(j, "object_states", st.object_states);
+    jsonu_add_u64(j, "client_object_states", st.client_object_states);
+    jsonu_add_u64(j, "object_state_bytes", st.object_state_bytes);
+    cJSON *images = cJSON_AddArrayToObject(j, "images");
+    for (uint32_t i = 0; i < st.n_images; i++) {
+        struct cluster_image_stats is;
+        cluster_image_stats(c, i, &is);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", is.name);
+        char id[32];
+        snprintf(id, sizeof id, "%" PRIx64, is.id);
+        cJSON_AddStringToObject(e, "id", id);
+        cJSON_AddNumberToObject(e, "clients", is.openers);
+        jsonu_add_u64(e, "objects_touched", is.objects_touched);
+        cJSON_AddItemToArray(images, e);
+    }
+    /* librbd's exclusive lock per client, over the whole run (warm-up included) */
+    cJSON *clients = cJSON_AddArrayToObject(j, "clients");
+    for (uint32_t i = 0; i < st.n_clients; i++) {
+        struct cluster_client_stats cs;
+        cluster_client_stats(c, i, &cs);
+        cJSON *e = cJSON_CreateObject();
+        char name[32];
+        snprintf(name, sizeof name, "client.%" PRIu32, cs.client);
+        cJSON_AddStringToObject(e, "client", name);
+        cJSON_AddNumberToObject(e, "image", cs.image);
+        jsonu_add_u64(e, "lock_acquisitions", cs.lock_acquisitions);
+        jsonu_add_u64(e, "lock_releases", cs.lock_releases);
+        jsonu_add_u64(e, "lock_requests_sent", cs.lock_requests_sent);
+        jsonu_add_u64(e, "lock_requests_received", cs.lock_requests_received);
+        jsonu_add_u64(e, "lock_busy", cs.lock_busy);
+        jsonu_add_u64(e, "notifies_sent", cs.notifies_sent);
+        jsonu_add_u64(e, "notifies_received", cs.notifies_received);
+        jsonu_add_u64(e, "writes_blocked", cs.writes_blocked);
+        cJSON_AddNumberToObject(e, "lock_wait_mean_us",
+                                cs.writes_blocked ? cs.lock_wait_ns / (double)cs.writes_blocked / 1e3 : 0);
+        cJSON_AddItemToArray(clients, e);
+    }
     return j;
 }

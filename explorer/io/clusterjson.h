@@ -10,7 +10,9 @@
 #include "cluster.h"
 
 /* {"events", "measured_s", "rw_lock_rule_effective", "hosts": [...], "osds": [...],
-   "peak_ops_in_flight"} of c as it stands now. */
+   "peak_ops_in_flight", "object_states", "client_object_states", "object_state_bytes",
+   "images": [{name, id, clients, objects_touched}],
+   "clients": [{client, image, lock_acquisitions, lock_releases, ...}]} of c as it stands now. */
 cJSON *clusterjson_stats(const struct cluster *c);
 
 #endif

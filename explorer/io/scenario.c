@@ -22,6 +22,7 @@
 #define PO(f) offsetof(struct scenario_pool, f)
 #define IM(f) offsetof(struct scenario_image, f)
 #define SI(f) offsetof(struct scenario_sim, f)
+#define CLI(f) offsetof(struct scenario_clients, f)
 
 static const char *const governor_names[] = {"default", "performance", "ondemand", "schedutil",
                                              "powersave", NULL};
@@ -72,12 +73,25 @@ const struct param_def scenario_image_params[] = {
      "copy-up guard of clone writes: default = assert_exists for a clone, none otherwise"},
     {"copied_up", PARAM_DOUBLE, IM(copied_up), 0, 1, 1, NULL, NULL, "fraction",
      "clone objects already copied up at the start (0 = freshly cloned)"},
-    {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 65536, 10, NULL, NULL, "GiB", "image size"},
+    {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 1048576, 10, NULL, NULL, "GiB",
+     "image size (object state is created on first touch: any size sets up at once)"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
-    {"exclusive_lock", PARAM_BOOL, IM(exclusive_lock), 0, 1, 1, NULL, NULL, NULL,
-     PARAM_DESCRIPTIVE "feature exclusive-lock (rbd_default_features): object_map needs it (refused without); "
-     "acquiring the lock is not simulated"},
-    {"object_map", PARAM_BOOL, IM(object_map), 0, 1, 1, NULL, NULL, NULL, "feature object-map (needs exclusive-lock)"},
+    {"exclusive_lock", PARAM_BOOL, IM(exclusive_lock), 0, 1, 1, NULL, NULL, NULL, "feature exclusive-lock (rbd_default_features)"},
+    {"object_map", PARAM_BOOL, IM(object_map), 0, 1, 1, NULL, NULL, NULL,
+     "feature object-map (needs exclusive-lock: off with it unless given)"},
+    {"name", PARAM_STRING, IM(name), 0, 0, 0, "", NULL, NULL,
+     "the image fio's rbdname opens; with count > 1 the images are NAME-0 .. NAME-(count-1), NAME 'image' "
+     "if unset; unset, the (first) image answers to any rbdname"},
+    {"count", PARAM_INT, IM(count), 1, 4096, 1, NULL, NULL, "count",
+     "images of this spec, each with its own id (rbd_data.ID objects), header, exclusive lock, object map "
+     "and clients"},
+    PARAM_END,
+};
+
+const struct param_def scenario_clients_params[] = {
+    {"volumes_per_client", PARAM_INT, CLI(volumes_per_client), 0, 4096, 0, NULL, NULL, "count",
+     "cbt's volumes_per_client: each client host gets this many images and its fio job clones are dealt over "
+     "them (image.count = this x client hosts); 0 = every clone opens the image its rbdname names"},
     PARAM_END,
 };
 
@@ -100,15 +114,19 @@ struct section {
     const char *name;
     const struct param_def *defs;
     size_t offset; /* of the bound struct inside struct scenario */
+    const char *const *extra_keys; /* keys of the section that are not parameters */
 };
 
+static const char *const clients_keys[] = {"jobfile", "jobs", NULL};
+
 static const struct section sections[] = {
-    {"cluster", scenario_cluster_params, offsetof(struct scenario, cluster)},
-    {"pool", scenario_pool_params, offsetof(struct scenario, pool)},
-    {"image", scenario_image_params, offsetof(struct scenario, image)},
-    {"sim", scenario_sim_params, offsetof(struct scenario, sim)},
-    {"ceph", ceph_option_params, offsetof(struct scenario, ceph)},
-    {"cost", stage_cost_params, offsetof(struct scenario, cost)},
+    {"cluster", scenario_cluster_params, offsetof(struct scenario, cluster), NULL},
+    {"pool", scenario_pool_params, offsetof(struct scenario, pool), NULL},
+    {"image", scenario_image_params, offsetof(struct scenario, image), NULL},
+    {"clients", scenario_clients_params, offsetof(struct scenario, clients), clients_keys},
+    {"sim", scenario_sim_params, offsetof(struct scenario, sim), NULL},
+    {"ceph", ceph_option_params, offsetof(struct scenario, ceph), NULL},
+    {"cost", stage_cost_params, offsetof(struct scenario, cost), NULL},
 };
 #define N_SECTIONS (int)(sizeof sections / sizeof sections[0])
 
@@ -131,7 +149,7 @@ const struct param_def *scenario_param_for_path(const char *path)
     return NULL;
 }
 
-static const char *const set_sections[] = {"cluster", "pool", "image", "sim", "ceph", "cost", "hw", "fio"};
+static const char *const set_sections[] = {"cluster", "pool", "image", "clients", "sim", "ceph", "cost", "hw", "fio"};
 
 /* Split "a.b=c" into section "a", key "b", value "c" (in buf). */
 static int split_set(const char *set, char *buf, size_t n, char **section, char **key, char **value,
@@ -154,7 +172,7 @@ static int split_set(const char *set, char *buf, size_t n, char **section, char 
 
 static int set_error_unknown_section(const char *set, const char *section, struct sim_err *err)
 {
-    const char *dym = names_did_you_mean(section, set_sections, 8);
+    const char *dym = names_did_you_mean(section, set_sections, 9);
     return sim_errf(err, -EINVAL, "--set %s: unknown section '%s'%s%s%s", set, section,
                     dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
 }
@@ -166,11 +184,13 @@ static int set_param(struct scenario *sc, const struct section *sec, const char 
     char path[256];
     snprintf(path, sizeof path, "%s.%s", sec->name, key);
     if (!d) {
-        int n = param_count(sec->defs);
-        const char **names = sim_xcalloc((size_t)n, sizeof *names);
+        int n = param_count(sec->defs), m = 0;
+        const char **names = sim_xcalloc((size_t)n + 16, sizeof *names);
         for (int i = 0; i < n; i++)
-            names[i] = sec->defs[i].name;
-        const char *dym = names_did_you_mean(key, names, n);
+            names[m++] = sec->defs[i].name;
+        for (int i = 0; sec->extra_keys && sec->extra_keys[i] && m < n + 16; i++)
+            names[m++] = sec->extra_keys[i];
+        const char *dym = names_did_you_mean(key, names, m);
         int rc = sim_errf(err, -EINVAL, "--set %s: unknown key %s%s%s%s", set, path,
                           dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
         free(names);
@@ -198,8 +218,8 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, sections[i].name);
         if (!j)
             continue;
-        if ((rc = paramjson_bind(sections[i].defs, (char *)sc + sections[i].offset, j, NULL, file,
-                                  sections[i].name, err)) < 0)
+        if ((rc = paramjson_bind(sections[i].defs, (char *)sc + sections[i].offset, j, sections[i].extra_keys,
+                                  file, sections[i].name, err)) < 0)
             return rc;
         if (!strcmp(sections[i].name, "ceph") && cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue"))
             sc->op_queue_set = true;
@@ -488,12 +508,9 @@ static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file
     char dirbuf[1024];
     snprintf(dirbuf, sizeof dirbuf, "%s", file);
     const char *dir = sc->path[0] == '(' ? "." : dirname(dirbuf);
-    static const char *const keys[] = {"jobfile", "jobs"};
     int rc;
     if (!clients)
         return sim_errf(err, -EINVAL, "%s: clients: missing (give {\"jobfile\": \"x.fio\"} or {\"jobs\": \"[job]...\"})", file);
-    if ((rc = jsonu_check_keys(clients, keys, 2, file, "clients", err)) < 0)
-        return rc;
     const cJSON *jobfile = cJSON_GetObjectItemCaseSensitive(clients, "jobfile");
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(clients, "jobs");
     if ((jobfile != NULL) == (jobs != NULL))
@@ -621,11 +638,11 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         if ((rc = split_set(sets[i], buf, sizeof buf, &section, &key, &value, err)) < 0)
             goto fail;
         const struct section *sec = find_section(section);
-        if (sec) {
-            if ((rc = set_param(sc, sec, key, value, sets[i], err)) < 0)
-                goto fail;
-        } else if (!strcmp(section, "clients")) {
+        if (!strcmp(section, "clients") && (!strcmp(key, "jobfile") || !strcmp(key, "jobs"))) {
             if ((rc = set_clients(sc, sets[i], key, value, err)) < 0)
+                goto fail;
+        } else if (sec) {
+            if ((rc = set_param(sc, sec, key, value, sets[i], err)) < 0)
                 goto fail;
         } else if (strcmp(section, "hw") && strcmp(section, "fio")) {
             rc = set_error_unknown_section(sets[i], section, err);
@@ -640,8 +657,14 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     }
     ceph_options_apply_release(&sc->ceph, &sc->rel, sc->op_queue_set);
     if (sc->image.object_map && !sc->image.exclusive_lock) {
-        rc = sim_errf(err, -EINVAL, "%s: image.object_map: the object-map feature needs exclusive_lock", file);
-        goto fail;
+        /* rbd feature disable exclusive-lock needs object-map off: given, it is an error */
+        const cJSON *im = cJSON_GetObjectItemCaseSensitive(sc->json, "image");
+        if (cJSON_GetObjectItemCaseSensitive(im, "object_map") || set_origin("image.object_map", sets, n_sets)) {
+            rc = value_error(sc, -EINVAL, "image.object_map", sets, n_sets,
+                             "the object-map feature needs exclusive_lock", err);
+            goto fail;
+        }
+        sc->image.object_map = false;
     }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;
@@ -860,8 +883,20 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     im->exclusive_lock = sc->image.exclusive_lock;
     im->object_map = sc->image.object_map;
     im->id = 0x104b745b84f5ull;
+    snprintf(im->name, sizeof im->name, "%s", sc->image.name);
     if (im->size_bytes < (1ull << im->order))
         return sim_errf(err, -EINVAL, "%s: image.size_gib: smaller than one object (order %u)", sc->path, im->order);
+    spec->image_count = (uint32_t)sc->image.count;
+    spec->volumes_per_client = (uint32_t)sc->clients.volumes_per_client;
+    if (spec->volumes_per_client) {
+        uint32_t hosts = spec->client_hosts ? spec->client_hosts : 1;
+        uint32_t n = spec->volumes_per_client * hosts;
+        if (sc->image.count > 1 && (uint32_t)sc->image.count != n)
+            return sim_errf(err, -EINVAL,
+                            "%s: image.count: %lld, but clients.volumes_per_client %u x %u client host(s) needs %u",
+                            sc->path, (long long)sc->image.count, spec->volumes_per_client, hosts, n);
+        spec->image_count = n;
+    }
     spec->ceph = sc->ceph;
     spec->cost = sc->cost;
     spec->rel = sc->rel;

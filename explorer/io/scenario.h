@@ -8,13 +8,15 @@
  * Sections and their tables:
  *   cluster.*  scenario_cluster_params   (profile names, topology, host tunings)
  *   pool.*     scenario_pool_params
- *   image.*    scenario_image_params
+ *   image.*    scenario_image_params  (the image spec; image.count of them)
+ *   clients.*  scenario_clients_params (volumes_per_client), beside the jobs
  *   sim.*      scenario_sim_params
  *   ceph.*     ceph_option_params (config.h), by Ceph's own option names
  *   cost.*     stage_cost_params  (config.h), CPU per stage
  *   hw.cpu|nvme|nic|switch.*  fields of the hardware profiles (hwprofile.h)
  *   fio.*      any fio option, applied to every job (fiojob.h)
- *   clients    {"jobfile": "path.fio"} or {"jobs": "inline job file text"}
+ *   clients    {"jobfile": "path.fio"} or {"jobs": "inline job file text"}, and
+ *              volumes_per_client
  * Errors name the file and the JSON path; nothing is half-applied.
  */
 #ifndef CEPHSIM_MODELS_SCENARIO_H
@@ -51,6 +53,12 @@ struct scenario_image {
     double size_gib;
     int64_t order;
     bool exclusive_lock, object_map;
+    char name[PARAM_STR_MAX]; /* fio rbdname; "" = any */
+    int64_t count;            /* images of this spec */
+};
+
+struct scenario_clients {
+    int64_t volumes_per_client; /* cbt: images per client host, clones dealt over them; 0 = off */
 };
 
 struct scenario_sim {
@@ -64,6 +72,7 @@ struct scenario {
     struct scenario_cluster cluster;
     struct scenario_pool pool;
     struct scenario_image image;
+    struct scenario_clients clients;
     struct scenario_sim sim;
     struct ceph_options ceph;
     struct stage_costs cost;
@@ -83,6 +92,7 @@ struct scenario {
 extern const struct param_def scenario_cluster_params[];
 extern const struct param_def scenario_pool_params[];
 extern const struct param_def scenario_image_params[];
+extern const struct param_def scenario_clients_params[];
 extern const struct param_def scenario_sim_params[];
 
 /*
@@ -112,7 +122,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
 /* The resolved parameters of every section as JSON (sim.json, the explorer). */
 cJSON *scenario_resolved_json(const struct scenario *sc);
 /* The parameter a "section.key" path names in the scenario's tables
-   (cluster, pool, image, sim, ceph, cost); NULL for other paths (hw.*, fio.*). */
+   (cluster, pool, image, clients, sim, ceph, cost); NULL for other paths (hw.*, fio.*). */
 const struct param_def *scenario_param_for_path(const char *path);
 
 /* Print every scenario parameter (list-params), or a Markdown schema document. */

@@ -107,6 +107,7 @@ struct rep_result {
     double busy_cores, device_util, wakeups, wake_us_total, ops;
     double client_cpu_us, osd_cpu_us;
     double events, wall_s;
+    double lock_releases, lock_blocked, lock_wait_us;
 };
 
 static void collect(struct cluster *c, const struct scenario *sc, int ddir, struct rep_result *r)
@@ -170,6 +171,15 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     r->device_util /= nd ? nd : 1;
     r->events = (double)sim_events(cluster_sim(c));
     cJSON_Delete(stats);
+    struct cluster_stats cst;
+    cluster_stats(c, &cst);
+    for (uint32_t i = 0; i < cst.n_clients; i++) {
+        struct cluster_client_stats cs;
+        cluster_client_stats(c, i, &cs);
+        r->lock_releases += (double)cs.lock_releases;
+        r->lock_blocked += (double)cs.writes_blocked;
+        r->lock_wait_us += cs.lock_wait_ns / 1e3;
+    }
 }
 
 static int summary_ddir(const struct scenario *sc)
@@ -304,8 +314,11 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     free(x);
     sum->replications = reps;
     sum->ddir = ddir;
-    double ops = 0, wakeups = 0, wake_us = 0, client_cpu = 0, osd_cpu = 0;
+    double ops = 0, wakeups = 0, wake_us = 0, client_cpu = 0, osd_cpu = 0, blocked = 0, blocked_us = 0;
     for (int k = 0; k < reps; k++) {
+        sum->lock_handovers += r[k].lock_releases / reps;
+        blocked += r[k].lock_blocked;
+        blocked_us += r[k].lock_wait_us;
         sum->rw_lock_waits += r[k].lock_waits / reps;
         sum->op_r += r[k].op_r / reps;
         sum->op_w += r[k].op_w / reps;
@@ -329,6 +342,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     sum->wakeups_per_op = ops ? wakeups / ops : 0;
     sum->mean_wake_us = wakeups ? wake_us / wakeups : 0;
     sum->events_per_op = ops ? sum->events / ops : 0;
+    sum->lock_wait_mean_us = blocked ? blocked_us / blocked : 0;
     if (out_dir) {
         cJSON_AddItemToObject(simjson, "summary", runner_summary_json(sum));
         cJSON_AddItemToObject(simjson, "parameters", scenario_resolved_json(sc));
@@ -401,6 +415,8 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON_AddNumberToObject(j, "events_per_op", s->events_per_op);
     cJSON_AddNumberToObject(j, "client_cpu_us_per_op", s->client_cpu_us_per_op);
     cJSON_AddNumberToObject(j, "osd_cpu_us_per_op", s->osd_cpu_us_per_op);
+    cJSON_AddNumberToObject(j, "lock_handovers", s->lock_handovers);
+    cJSON_AddNumberToObject(j, "lock_wait_mean_us", s->lock_wait_mean_us);
     return j;
 }
 
@@ -418,6 +434,9 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
+    if (s->lock_handovers > 0)
+        fprintf(f, "  exclusive lock: %.0f hand-overs between clients (whole run), a held-back write waited %.1f us\n",
+                s->lock_handovers, s->lock_wait_mean_us);
     if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
         plot_text_waterfall(f, s->stage_us);
         fprintf(f, "    replica commit, split (slowest replica):");

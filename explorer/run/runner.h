@@ -29,6 +29,8 @@ struct run_summary {
     double client_cpu_us_per_op, osd_cpu_us_per_op; /* all threads, per client op */
     double events, wall_s;
     double events_per_op;
+    double lock_handovers;       /* exclusive-lock releases to a peer, whole run, mean per replication */
+    double lock_wait_mean_us;    /* mean wait of a write the exclusive-lock layer held back */
 };
 
 /* 0 when dir may receive a run: absent, empty, or a run directory cephsim

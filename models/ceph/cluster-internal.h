@@ -32,7 +32,9 @@ struct cluster {
     uint32_t n_osds;
     uint32_t *acting;               /* pg_num x pool_size OSD ids, primary first */
     uint32_t *pg_local;             /* pg_num x pool_size: the PG's index in that OSD's pgs */
-    struct image image, parent;
+    struct image *images;           /* image.count of them (rados.h) */
+    uint32_t n_images;
+    struct image parent;            /* the clones' parent (kind clone only) */
     struct client *clients;
     uint32_t n_clients;
     struct job_result *results;

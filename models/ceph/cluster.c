@@ -7,6 +7,18 @@
  * them: ceph_str_hash_rjenkins of the name (rbd_data.<id>.<objno>), then
  * ceph_stable_mod by pg_num (pg_pool_t::raw_hash_to_pg), so the PG ids in
  * the dumps are the ones a tool would compute from the object names.
+ *
+ * Images: image.count of them, each with its own id (so its rbd_data.<id>.*
+ * objects hash to their own PGs), header and object map objects; every fio
+ * job clone opens the image its rbdname names (or, with volumes_per_client,
+ * one of its client host's own images, as cbt gives each fio process its
+ * volume).  A RADOS object's state is created the first time anything
+ * touches it (image_object), so set-up and memory do not grow with the image
+ * size.  Which objects of a clone were copied up before the run is decided
+ * per object from a hash of (seed, image id, object number) against
+ * image.copied_up: a deterministic, order-independent draw (before, one
+ * sequential draw per object at set-up picked a different but equally
+ * distributed set).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -152,35 +164,139 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
     return 0;
 }
 
+/* The object map object's size: a BitVector<2> (2 bits per object) plus its
+   header and per-block crcs [est]. */
+static uint64_t object_map_bytes(uint64_t n_objects)
+{
+    return (n_objects + 3) / 4 + (n_objects / 16384 + 1) * 4 + 64;
+}
+
 static void image_init(struct cluster *c, struct image *img, const struct image_spec *spec,
-                       struct image *parent, gsl_rng *rng)
+                       struct image *parent, uint32_t index, const char *name)
 {
     memset(img, 0, sizeof *img);
     img->spec = *spec;
+    img->index = index;
+    snprintf(img->name, sizeof img->name, "%s", name);
     img->object_size = 1ull << spec->order;
     img->n_objects = (spec->size_bytes + img->object_size - 1) / img->object_size;
-    img->obj = sim_xcalloc(img->n_objects, sizeof *img->obj);
+    idmap_init(&img->objs, sizeof(struct obj_state), 256);
     img->parent = parent;
-    for (uint64_t i = 0; i < img->n_objects; i++) {
-        struct obj_state *o = &img->obj[i];
-        o->pg = cluster_object_pg(c, img, i);
-        rwlockq_init(&o->lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
-        /* plain and flattened images were fully written before the run (as in the
-           lab captures); a clone has copied_up of its objects copied up */
-        bool exists = spec->kind != IMAGE_CLONE || gsl_rng_uniform(rng) < spec->copied_up;
-        o->exists = o->map_exists = exists;
-    }
-    char name[64];
-    snprintf(name, sizeof name, "rbd_object_map.%" PRIx64, spec->id);
-    img->map_obj.pg = name_pg(c, name);
+    img->copied_up_key = sim_fmix64(c->spec.seed ^ sim_fmix64(spec->id ^ 0x636f706965645570ull));
+    img->map_bytes = object_map_bytes(img->n_objects);
+    const struct rwlockq_policy *policy = osd_backend_for(&c->spec.rel)->obj_lock_policy;
+    char oid[64];
+    snprintf(oid, sizeof oid, "rbd_object_map.%" PRIx64, spec->id);
+    img->map_obj.pg = name_pg(c, oid);
     img->map_obj.exists = img->map_obj.map_exists = true;
-    rwlockq_init(&img->map_obj.lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
+    rwlockq_init(&img->map_obj.lock, policy);
+    snprintf(oid, sizeof oid, "rbd_header.%" PRIx64, spec->id);
+    img->header.pg = name_pg(c, oid);
+    img->header.exists = img->header.map_exists = true;
+    rwlockq_init(&img->header.lock, policy);
 }
 
 static void image_fini(struct image *img)
 {
-    free(img->obj);
-    img->obj = NULL;
+    idmap_fini(&img->objs);
+    free(img->watchers);
+}
+
+/* Was objno of a clone copied up before the run?  A uniform draw in [0, 1)
+   from (seed, image id, objno), against copied_up. */
+static bool copied_up_before(const struct image *img, uint64_t objno)
+{
+    uint64_t h = sim_fmix64(img->copied_up_key ^ sim_fmix64(objno + 0x9E3779B97F4A7C15ull));
+    return (double)(h >> 11) * 0x1p-53 < img->spec.copied_up;
+}
+
+struct obj_state *image_object(struct cluster *c, struct image *img, uint64_t objno)
+{
+    bool created;
+    struct obj_state *o = idmap_get(&img->objs, objno, &created);
+    if (created) {
+        o->objno = objno;
+        o->pg = cluster_object_pg(c, img, objno);
+        rwlockq_init(&o->lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
+        /* plain and flattened images were fully written before the run (as in the
+           lab captures); a clone has copied_up of its objects copied up */
+        o->exists = o->map_exists = img->spec.kind != IMAGE_CLONE || copied_up_before(img, objno);
+    }
+    return o;
+}
+
+/* Image i's id: image 0 keeps the scenario's, the others derive a distinct one. */
+static uint64_t image_id(uint64_t base, uint32_t i)
+{
+    return i ? (sim_fmix64(base ^ ((uint64_t)i * 0xC2B2AE3D27D4EB4Full)) & 0xffffffffffffull) | 0x100000000000ull
+             : base;
+}
+
+static bool job_writes(const struct workload_job *j)
+{
+    switch (j->rw) {
+    case FIO_RW_WRITE:
+    case FIO_RW_RANDWRITE: return true;
+    case FIO_RW_RW:
+    case FIO_RW_RANDRW: return j->rwmixread < 100;
+    default: return false;
+    }
+}
+
+static int images_create(struct cluster *c, struct sim_err *err)
+{
+    const struct cluster_spec *sp = &c->spec;
+    c->n_images = sp->image_count ? sp->image_count : 1;
+    c->images = sim_xcalloc(c->n_images, sizeof *c->images);
+    struct image *parent = NULL;
+    if (sp->image.kind == IMAGE_CLONE) {
+        /* one parent (the golden image's snapshot) under every clone */
+        struct image_spec ps = sp->image;
+        ps.kind = IMAGE_PLAIN;
+        ps.id = sp->image.id ^ 0x5a5a5a5a5aull;
+        image_init(c, &c->parent, &ps, NULL, UINT32_MAX, "parent");
+        parent = &c->parent;
+    }
+    const char *base = sp->image.name[0] ? sp->image.name : "image";
+    for (uint32_t i = 0; i < c->n_images; i++) {
+        struct image_spec is = sp->image;
+        is.id = image_id(sp->image.id, i);
+        char name[64];
+        if (c->n_images == 1)
+            snprintf(name, sizeof name, "%s", sp->image.name);
+        else
+            snprintf(name, sizeof name, "%.50s-%u", base, i);
+        for (uint32_t k = 0; k < i; k++)
+            if (c->images[k].spec.id == is.id || (parent && parent->spec.id == is.id))
+                return sim_errf(err, -EINVAL, "image.count: images %u and %u would share an id", k, i);
+        image_init(c, &c->images[i], &is, parent, i, name);
+    }
+    return 0;
+}
+
+/* The image fio's rbd engine opens for a clone of job (rbd_open(rbdname)):
+   the one its rbdname names; with volumes_per_client, one of the host's own;
+   else the first (which answers to any name when image.name is unset). */
+static struct image *job_image(struct cluster *c, const struct workload_job *job, uint32_t host_index,
+                               uint32_t *dealt, struct sim_err *err)
+{
+    const struct cluster_spec *sp = &c->spec;
+    if (job->rbdname[0])
+        for (uint32_t i = 0; i < c->n_images; i++)
+            if (!strcmp(c->images[i].name, job->rbdname))
+                return &c->images[i];
+    if (sp->volumes_per_client) {
+        uint32_t v = sp->volumes_per_client, k = dealt[host_index]++ % v;
+        SIM_ASSERT(host_index * v + k < c->n_images);
+        return &c->images[host_index * v + k];
+    }
+    if (!job->rbdname[0] || !sp->image.name[0])
+        return &c->images[0];
+    char names[256] = "";
+    for (uint32_t i = 0; i < c->n_images && strlen(names) < 200; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", c->images[i].name);
+    sim_errf(err, -ENOENT, "job '%s': rbdname=%s names no image (the images: %s)", job->name, job->rbdname, names);
+    return NULL;
 }
 
 /* Log entries gathered per stage cost CPU on every stage (debug_* levels). */
@@ -252,16 +368,8 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             c->pg_local[k] = osd_add_pg(&c->osds[c->acting[k]], pg, r == 0);
         }
 
-    gsl_rng *img_rng = sim_rng(c->s, "image", 0, "copied_up");
-    if (spec->image.kind == IMAGE_CLONE) {
-        struct image_spec ps = spec->image;
-        ps.kind = IMAGE_PLAIN;
-        ps.id = spec->image.id ^ 0x5a5a5a5a5aull;
-        image_init(c, &c->parent, &ps, NULL, img_rng);
-        image_init(c, &c->image, &spec->image, &c->parent, img_rng);
-    } else {
-        image_init(c, &c->image, &spec->image, NULL, img_rng);
-    }
+    if (images_create(c, err) < 0)
+        goto fail;
 
     /* fio's rbd engine opens its own rados connection and image in every job
        thread (numjobs clones included): one client (librbd instance) each */
@@ -271,14 +379,23 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     c->n_clients = c->n_results;
     c->clients = sim_xcalloc(c->n_clients, sizeof *c->clients);
     c->results = sim_xcalloc(c->n_results, sizeof *c->results);
-    uint64_t img_size = c->image.n_objects * c->image.object_size;
+    uint32_t n_hosts_clients = spec->client_hosts ? spec->client_hosts : 1;
+    uint32_t *dealt = sim_xcalloc(n_hosts_clients, sizeof *dealt);
     uint32_t slot = 0;
     for (int j = 0; j < jf->n_jobs; j++) {
         const struct workload_job *job = &jf->jobs[j];
         for (uint32_t k = 0; k < job->numjobs; k++, slot++) {
-            uint32_t host = spec->client_hosts ? spec->hosts + slot % spec->client_hosts : 0;
+            uint32_t host_index = spec->client_hosts ? slot % spec->client_hosts : 0;
+            uint32_t host = spec->client_hosts ? spec->hosts + host_index : 0;
+            struct image *img = job_image(c, job, host_index, dealt, err);
+            if (!img) {
+                free(dealt);
+                goto fail;
+            }
             struct client *cl = &c->clients[slot];
             librbd_client_ops.init(cl, c, slot, host); /* fio ioengine=rbd; init sets cl->ops */
+            cl->ictx.img = img;
+            img->n_watchers++;
             cl->n_workers = 1;
             cl->workers = sim_xcalloc(1, sizeof *cl->workers);
             struct fio_worker *w = &cl->workers[0];
@@ -286,6 +403,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             w->job = job;
             w->index = slot;
             cpu_pool_init(&w->thread, &c->hosts[host], "fio", 1);
+            uint64_t img_size = img->n_objects * img->object_size;
             uint64_t off = job->offset_pct > 0 ? (uint64_t)(job->offset_pct / 100.0 * img_size) : job->offset;
             uint64_t len = job->size ? job->size
                            : job->size_pct > 0 ? (uint64_t)(job->size_pct / 100.0 * img_size) : img_size;
@@ -308,7 +426,25 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             }
         }
     }
+    free(dealt);
+    /* ImageWatcher::register_watch at rbd_open: every opener watches the header;
+       the first that writes holds the exclusive lock from the start */
+    for (uint32_t i = 0; i < c->n_images; i++) {
+        struct image *img = &c->images[i];
+        img->watchers = sim_xcalloc(img->n_watchers ? img->n_watchers : 1, sizeof *img->watchers);
+        img->n_watchers = 0;
+    }
+    for (uint32_t i = 0; i < c->n_clients; i++) {
+        struct client *cl = &c->clients[i];
+        struct image *img = cl->ictx.img;
+        bool owner = job_writes(cl->workers[0].job) && !img->header.cls_lock_owner;
+        img->watchers[img->n_watchers++] = cl;
+        exclusive_lock_init(cl, owner);
+    }
     return c;
+fail:
+    cluster_destroy(c);
+    return NULL;
 }
 
 /* An op still in flight when the run ends owns its overflow events. */
@@ -323,13 +459,16 @@ void cluster_destroy(struct cluster *c)
         return;
     pool_visit_in_use(&c->op_pool, release_live_op, NULL);
     for (uint32_t i = 0; i < c->n_clients; i++)
-        c->clients[i].ops->fini(&c->clients[i]);
+        if (c->clients[i].ops)
+            c->clients[i].ops->fini(&c->clients[i]);
     free(c->clients);
     for (uint32_t i = 0; i < c->n_osds; i++)
         osd_fini(&c->osds[i]);
     free(c->osds);
-    image_fini(&c->image);
-    if (c->parent.obj)
+    for (uint32_t i = 0; i < c->n_images; i++)
+        image_fini(&c->images[i]);
+    free(c->images);
+    if (c->spec.image.kind == IMAGE_CLONE && c->parent.object_size)
         image_fini(&c->parent);
     net_fini(&c->net);
     free(c->hosts);
@@ -460,6 +599,51 @@ void cluster_stats(const struct cluster *c, struct cluster_stats *out)
         .n_osd_hosts = c->spec.hosts,
         .n_osds = c->n_osds,
         .peak_ops_in_flight = c->op_pool.peak,
+        .n_images = c->n_images,
+        .n_clients = c->n_clients,
+    };
+    for (uint32_t i = 0; i < c->n_images; i++) {
+        out->object_states += idmap_count(&c->images[i].objs);
+        out->object_state_bytes += idmap_bytes(&c->images[i].objs);
+    }
+    if (c->spec.image.kind == IMAGE_CLONE) {
+        out->object_states += idmap_count(&c->parent.objs);
+        out->object_state_bytes += idmap_bytes(&c->parent.objs);
+    }
+    for (uint32_t i = 0; i < c->n_clients; i++) {
+        out->client_object_states += idmap_count(&c->clients[i].ictx.objs);
+        out->object_state_bytes += idmap_bytes(&c->clients[i].ictx.objs);
+    }
+}
+
+void cluster_client_stats(const struct cluster *c, uint32_t i, struct cluster_client_stats *out)
+{
+    const struct client *cl = &c->clients[i];
+    const struct rbd_lock_stats *l = &cl->ictx.lock;
+    *out = (struct cluster_client_stats){
+        .client = 4100 + cl->id, /* as osd.c prints it */
+        .image = cl->ictx.img->index,
+        .image_name = cl->ictx.img->name,
+        .lock_acquisitions = l->acquisitions,
+        .lock_releases = l->releases,
+        .lock_requests_sent = l->requests_sent,
+        .lock_requests_received = l->requests_received,
+        .lock_busy = l->lock_busy,
+        .notifies_sent = l->notifies_sent,
+        .notifies_received = l->notifies_received,
+        .writes_blocked = l->writes_blocked,
+        .lock_wait_ns = (double)l->blocked_ns,
+    };
+}
+
+void cluster_image_stats(const struct cluster *c, uint32_t i, struct cluster_image_stats *out)
+{
+    const struct image *img = &c->images[i];
+    *out = (struct cluster_image_stats){
+        .name = img->name,
+        .id = img->spec.id,
+        .openers = img->n_watchers,
+        .objects_touched = idmap_count(&img->objs),
     };
 }
 

@@ -42,8 +42,9 @@ struct image_spec {
     double copied_up;     /* fraction of clone objects already copied up at start */
     uint64_t size_bytes;
     uint32_t order;       /* object size = 1 << order (rbd_default_order 22) */
-    bool exclusive_lock, object_map;
-    uint64_t id;          /* rbd_data.<id hex> */
+    bool exclusive_lock, object_map; /* object_map is only used with exclusive_lock */
+    uint64_t id;          /* rbd_data.<id hex> (image 0; the others derive theirs) */
+    char name[64];        /* fio's rbdname of the image ("" = any rbdname no other image has) */
 };
 
 struct cluster_spec {
@@ -66,6 +67,12 @@ struct cluster_spec {
     uint32_t n_osds;                /* with crush: OSD ids 0..n_osds-1 */
     const uint32_t *osd_host;
     struct image_spec image;
+    /* images of that spec (image.count): named <name>-<i> when more than one,
+       each with its own id, header, object map and openers */
+    uint32_t image_count;
+    /* cbt's volumes_per_client: job clones on a client host are dealt over that
+       host's own images (image_count = this x client hosts); 0 = rbdname decides */
+    uint32_t volumes_per_client;
     struct ceph_options ceph;
     struct stage_costs cost;
     struct release_traits rel;
@@ -131,6 +138,28 @@ struct cluster_stats {
     const char *rw_lock_rule;       /* effective get_rw_locks rule: "excl_if_read" or "excl_if_read_data" */
     uint32_t n_hosts, n_osd_hosts, n_osds;
     uint64_t peak_ops_in_flight;    /* most OSD ops alive at once */
+    uint32_t n_images, n_clients;
+    /* per-object state created on first touch (all images, parents included):
+       OSD-side RADOS objects, and the clients' librbd state of them */
+    uint64_t object_states, client_object_states;
+    uint64_t object_state_bytes;    /* what both take (tables and entries) */
+};
+/* One client (one fio job clone with its own librbd instance and open image). */
+struct cluster_client_stats {
+    uint32_t client;                /* client.<id> as the OSDs print it */
+    uint32_t image;                 /* index of the image it opened */
+    const char *image_name;
+    uint64_t lock_acquisitions, lock_releases, lock_requests_sent, lock_requests_received, lock_busy;
+    uint64_t notifies_sent, notifies_received;
+    uint64_t writes_blocked;        /* writes the exclusive-lock layer queued */
+    double lock_wait_ns;            /* their summed wait */
+};
+/* One image. */
+struct cluster_image_stats {
+    const char *name;
+    uint64_t id;                    /* rbd_data.<id hex> */
+    uint32_t openers;               /* clients that opened it */
+    uint64_t objects_touched;       /* RADOS object states created */
 };
 struct cluster_host_stats {
     bool osd_host;                  /* else a client host */
@@ -147,5 +176,9 @@ void cluster_stats(const struct cluster *c, struct cluster_stats *out);
 /* Host h (OSD hosts first, then client hosts). */
 void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host_stats *out);
 void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out);
+/* Client i (0 .. n_clients - 1, job order) and image i (0 .. n_images - 1);
+   lock counters cover the whole run, warm-up included. */
+void cluster_client_stats(const struct cluster *c, uint32_t i, struct cluster_client_stats *out);
+void cluster_image_stats(const struct cluster *c, uint32_t i, struct cluster_image_stats *out);
 
 #endif

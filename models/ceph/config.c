@@ -55,6 +55,8 @@ const struct param_def ceph_option_params[] = {
     I(objecter_inflight_ops, 1, 1 << 24, 1024, "count", "Objecter op throttle; default 1024"),
     I(objecter_inflight_op_bytes, 1, 1LL << 40, 100LL << 20, "bytes", "Objecter byte throttle; default 100 MiB"),
     I(rbd_simple_scheduler_min_samples, 0, 1000, 10, "count", "latency samples before the simple scheduler holds writes (LatencyStats window 10)"),
+    {"client_notify_timeout", PARAM_DOUBLE, OPT(client_notify_timeout), 0.001, 1e6, 10, NULL, NULL, "s",
+     "librbd: a lock owner that acked a RequestLock but never released is asked again after this (ImageWatcher::handle_request_lock); default 10 s"},
     {"release", PARAM_STRING, OPT(release), 0, 0, 0, "16.2.14", NULL, NULL,
      "Ceph release: sets version-dependent behaviour (RWEXCL fix in 16.2.15/17.2.8/18.2.4/19+, mClock from 17, 'crimson')"},
     {"rw_lock_rule", PARAM_ENUM, OPT(rw_lock_rule), 0, 0, 0, NULL, lock_rule_names, NULL,

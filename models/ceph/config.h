@@ -60,6 +60,7 @@ struct ceph_options {
     int64_t objecter_inflight_ops;
     int64_t objecter_inflight_op_bytes;
     int64_t rbd_simple_scheduler_min_samples; /* LatencyStats window before holding (10) */
+    double client_notify_timeout;     /* s: RequestLock retry after the owner acked (10) */
     /* version-dependent behaviour */
     char release[PARAM_STR_MAX];      /* e.g. 16.2.14, 18.2.4, crimson */
     int rw_lock_rule;                 /* enum rw_lock_rule */

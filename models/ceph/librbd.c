@@ -31,6 +31,12 @@
  *    says does not exist goes straight to copy-up.
  *  - Objecter: objecter_inflight_ops / objecter_inflight_op_bytes throttle,
  *    one connection per OSD bound to one of the client's msgr workers.
+ * Each client is one librbd instance with one open image (struct
+ * rbd_image_ctx, librbd::ImageCtx): the scheduler's in-flight and held
+ * writes, the copy-ups in progress and the exclusive lock (exclusive_lock.c)
+ * are its own, so several clients of one image never hold or send each
+ * other's writes; only the OSD-side truth (does the object exist, the
+ * primary's object context, the object map object) is shared (rados.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -270,13 +276,27 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
 
 /* ---- librbd ---- */
 
+/* A data-object op of cl: obj is the object at the OSDs; a write carries this
+   client's own librbd state of the object (its image only, not the parent). */
 static struct rados_op *rop_new(struct client *cl, struct image *img, uint64_t objno, enum rados_kind kind)
 {
     struct rados_op *rop = pool_get(&cl->c->rados_pool);
     rop->cl = cl;
     rop->img = img;
     rop->objno = objno;
-    rop->obj = &img->obj[objno];
+    rop->obj = image_object(cl->c, img, objno);
+    if (img == cl->ictx.img)
+        rop->cobj = idmap_get(&cl->ictx.objs, objno, NULL);
+    rop->kind = kind;
+    return rop;
+}
+
+struct rados_op *librbd_rop_new(struct client *cl, struct image *img, struct obj_state *obj, enum rados_kind kind)
+{
+    struct rados_op *rop = pool_get(&cl->c->rados_pool);
+    rop->cl = cl;
+    rop->img = img;
+    rop->obj = obj;
     rop->kind = kind;
     return rop;
 }
@@ -284,6 +304,11 @@ static struct rados_op *rop_new(struct client *cl, struct image *img, uint64_t o
 static void rop_free(struct client *cl, struct rados_op *rop)
 {
     pool_put(&cl->c->rados_pool, rop);
+}
+
+void librbd_rop_free(struct client *cl, struct rados_op *rop)
+{
+    rop_free(cl, rop);
 }
 
 /* Complete the fio I/Os a finished write or read carried. */
@@ -303,14 +328,16 @@ static void rop_complete_ios(struct client *cl, struct rados_op *rop)
     rop->ios = NULL;
 }
 
-static void librbd_dispatch_held(struct client *cl, struct obj_state *obj)
+/* The held writes of one object of cl go out (its own: the scheduler is per image handle). */
+static void librbd_dispatch_held(struct client *cl, struct rbd_obj *cobj)
 {
-    struct rados_op *h = obj->held;
-    obj->held = NULL;
+    struct rados_op *h = cobj->held;
+    cobj->held = NULL;
     while (h) {
         struct rados_op *next = h->next;
         h->next = NULL;
-        obj->inflight_writes++;
+        SIM_ASSERT(h->cl == cl && h->cobj == cobj);
+        cobj->inflight_writes++;
         librbd_send_write(cl, h);
         h = next;
     }
@@ -319,29 +346,30 @@ static void librbd_dispatch_held(struct client *cl, struct obj_state *obj)
 /* A data write to the object finished (or a copy-up that carried it). */
 static void librbd_write_finished(struct client *cl, struct rados_op *rop)
 {
-    struct obj_state *obj = rop->obj;
-    SIM_ASSERT(obj->inflight_writes > 0);
-    obj->inflight_writes--;
+    struct rbd_obj *cobj = rop->cobj;
+    SIM_ASSERT(cobj->inflight_writes > 0);
+    cobj->inflight_writes--;
     cl->sched_samples++;
     rop_complete_ios(cl, rop);
-    if (obj->inflight_writes == 0 && obj->held)
-        librbd_dispatch_held(cl, obj);
+    if (cobj->inflight_writes == 0 && cobj->held)
+        librbd_dispatch_held(cl, cobj);
     rop_free(cl, rop);
+    exclusive_lock_write_finished(cl);
 }
 
-/* SimpleSchedulerObjectDispatch::try_delay_request */
+/* SimpleSchedulerObjectDispatch::try_delay_request (this image handle's writes only) */
 static bool scheduler_hold(struct client *cl, struct rados_op *rop)
 {
     struct cluster *c = cl->c;
-    struct obj_state *obj = rop->obj;
-    if (c->spec.ceph.rbd_io_scheduler != RBD_IO_SCHEDULER_SIMPLE || obj->inflight_writes == 0 ||
+    struct rbd_obj *cobj = rop->cobj;
+    if (c->spec.ceph.rbd_io_scheduler != RBD_IO_SCHEDULER_SIMPLE || cobj->inflight_writes == 0 ||
         cl->sched_samples < (uint64_t)c->spec.ceph.rbd_simple_scheduler_min_samples)
         return false;
     /* an I/O split over several objects is linked from each part: never merged */
     if (rop->ios && rop->ios->parts > 1)
         return false;
     /* merge with an adjacent held write if there is one */
-    for (struct rados_op *h = obj->held; h; h = h->next) {
+    for (struct rados_op *h = cobj->held; h; h = h->next) {
         if (h->off + h->len == rop->off || rop->off + rop->len == h->off) {
             if (rop->off < h->off)
                 h->off = rop->off;
@@ -355,11 +383,12 @@ static bool scheduler_hold(struct client *cl, struct rados_op *rop)
                 h->ios = rop->ios;
             }
             rop_free(cl, rop);
+            exclusive_lock_write_finished(cl); /* it completes with h */
             return true;
         }
     }
     rop->next = NULL;
-    struct rados_op **pp = &obj->held;
+    struct rados_op **pp = &cobj->held;
     while (*pp)
         pp = &(*pp)->next;
     *pp = rop;
@@ -374,23 +403,23 @@ static bool in_parent_overlap(const struct rados_op *rop)
 
 static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 {
-    struct obj_state *obj = rop->obj;
-    if (obj->copyup_op) {
+    struct rbd_obj *cobj = rop->cobj;
+    if (cobj->copyup_op) {
         /* CopyupRequest::append_request: a write appended before the copy-up
            goes out rides in it (its ops are added to the copyup op); one
            appended later is sent again once the object exists */
-        if (!obj->copyup_sent) {
-            obj->copyup_op->copyup_extra += rop->len;
-            rop->next = obj->copyup_waiters;
-            obj->copyup_waiters = rop;
+        if (!cobj->copyup_sent) {
+            cobj->copyup_op->copyup_extra += rop->len;
+            rop->next = cobj->copyup_waiters;
+            cobj->copyup_waiters = rop;
         } else {
-            rop->next = obj->copyup_late;
-            obj->copyup_late = rop;
+            rop->next = cobj->copyup_late;
+            cobj->copyup_late = rop;
         }
         return;
     }
-    obj->copyup_op = rop;
-    obj->copyup_sent = false;
+    cobj->copyup_op = rop;
+    cobj->copyup_sent = false;
     struct image *parent = rop->img->parent;
     struct rados_op *pr = rop_new(cl, parent, rop->objno, RADOS_PARENT_READ);
     pr->subops = SUBOP_READ;
@@ -403,7 +432,7 @@ static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 static void copyup_send(struct client *cl, struct rados_op *rop)
 {
     /* [call rbd.copyup(parent data), write...]: the pending writes ride along */
-    rop->obj->copyup_sent = true;
+    rop->cobj->copyup_sent = true;
     rop->kind = RADOS_COPYUP;
     rop->subops = SUBOP_CALL_RDWR | SUBOP_WRITE;
     objecter_send(cl, rop);
@@ -417,7 +446,8 @@ static void librbd_send_write(struct client *cl, struct rados_op *rop)
     rop->kind = RADOS_WRITE;
     bool full_object = rop->off == 0 && rop->len == img->object_size;
     bool copyup_enabled = in_parent_overlap(rop) && !full_object && img->spec.guard != GUARD_NONE;
-    bool object_map = img->spec.object_map && img->spec.exclusive_lock;
+    /* the owner's object map (the on-disk map it loaded with the lock) */
+    bool object_map = exclusive_lock_object_map(cl);
     if (!copyup_enabled) {
         rop->subops = SUBOP_WRITE;
         objecter_send(cl, rop);
@@ -451,7 +481,12 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
 {
     struct fio_io *io = obj;
     struct client *cl = io->w->cl;
-    struct image *img = &cl->c->image;
+    struct image *img = cl->ictx.img;
+    /* exclusive_lock::ImageDispatch: a write waits for the lock */
+    if (io->ddir == FIO_DDIR_WRITE && !exclusive_lock_admit_write(cl, io)) {
+        cpu_thread_release(th);
+        return;
+    }
     /* Striper: one object request per object extent */
     uint64_t off = io->offset, end = io->offset + io->len;
     bool writearound = cl->c->spec.ceph.rbd_cache && !cl->c->spec.ceph.rbd_cache_writethrough_until_flush;
@@ -478,24 +513,37 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
             /* a clone object not copied up is read from the parent */
             if (in_parent_overlap(rop) && !rop->obj->exists) {
                 rop->img = img->parent;
-                rop->obj = &img->parent->obj[objno];
+                rop->obj = image_object(cl->c, img->parent, objno);
+                rop->cobj = NULL;
             }
             rop->subops = SUBOP_READ;
             objecter_send(cl, rop);
-        } else if (!scheduler_hold(cl, rop)) {
-            rop->obj->inflight_writes++;
-            librbd_send_write(cl, rop);
+        } else {
+            exclusive_lock_write_started(cl);
+            if (!scheduler_hold(cl, rop)) {
+                rop->cobj->inflight_writes++;
+                librbd_send_write(cl, rop);
+            }
         }
     }
+    if (io->ddir == FIO_DDIR_WRITE)
+        exclusive_lock_write_dispatched(cl, io);
     cpu_thread_release(th);
+}
+
+void librbd_redispatch(struct client *cl, struct fio_io *io)
+{
+    /* ImageDispatchSpec restart: through the dispatch layers again, on the io_context */
+    cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, librbd_dispatched, io, 0);
 }
 
 static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
     struct cluster *c = io->w->cl->c;
+    uint64_t osz = io->w->cl->ictx.img->object_size;
     /* the Striper's object extents: one rados op each (librbd_dispatched) */
-    uint64_t parts = (io->offset % c->image.object_size + io->len + c->image.object_size - 1) / c->image.object_size;
+    uint64_t parts = (io->offset % osz + io->len + osz - 1) / osz;
     io->parts = (uint32_t)parts;
     double cost = c->spec.cost.librbd_dispatch_us + parts * c->spec.cost.objecter_submit_us;
     cpu_exec(th, cost, librbd_dispatched, io, 0);
@@ -546,13 +594,17 @@ static void objecter_send(struct client *cl, struct rados_op *rop)
         objecter_go(cl, rop);
 }
 
+void librbd_objecter_send(struct client *cl, struct rados_op *rop)
+{
+    objecter_send(cl, rop);
+}
+
 /* ---- replies ---- */
 
 static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct rados_op *rop = obj;
     struct client *cl = rop->cl;
-    struct obj_state *o = rop->obj;
     switch (rop->kind) {
     case RADOS_READ:
         rop_complete_ios(cl, rop);
@@ -577,10 +629,10 @@ static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, ui
         struct rados_op *w = rop->copyup_parent;
         struct image *img = w->img;
         rop_free(cl, rop);
-        if (img->spec.object_map && img->spec.exclusive_lock && !w->obj->map_exists) {
+        if (exclusive_lock_object_map(cl) && !w->obj->map_exists) {
             /* object map update to OBJECT_EXISTS on rbd_object_map.<id> */
-            struct rados_op *mu = rop_new(cl, img, w->objno, RADOS_MAP_UPDATE);
-            mu->obj = &img->map_obj;
+            struct rados_op *mu = librbd_rop_new(cl, img, &img->map_obj, RADOS_MAP_UPDATE);
+            mu->objno = w->objno;
             mu->subops = SUBOP_CALL_RDWR;
             mu->len = MAP_UPDATE_BYTES;
             mu->copyup_parent = w;
@@ -598,10 +650,11 @@ static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, ui
         break;
     }
     case RADOS_COPYUP: {
-        o->map_exists = true;
-        o->copyup_op = NULL;
-        struct rados_op *waiters = o->copyup_waiters, *late = o->copyup_late;
-        o->copyup_waiters = o->copyup_late = NULL;
+        struct rbd_obj *cobj = rop->cobj;
+        rop->obj->map_exists = true;
+        cobj->copyup_op = NULL;
+        struct rados_op *waiters = cobj->copyup_waiters, *late = cobj->copyup_late;
+        cobj->copyup_waiters = cobj->copyup_late = NULL;
         librbd_write_finished(cl, rop);
         while (waiters) {
             struct rados_op *next = waiters->next;
@@ -617,6 +670,9 @@ static void librbd_completed(struct sim *s, struct cpu_thread *th, void *obj, ui
         }
         break;
     }
+    default:
+        exclusive_lock_completed(cl, rop);
+        break;
     }
     cpu_thread_release(th);
 }
@@ -656,6 +712,54 @@ static void librbd_reply_delivered(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(client_worker(rop->cl, rop->primary), CPU_PRIO_NORMAL, client_rx, rop, 0);
 }
 
+/* ---- watch/notify: MWatchNotify and NOTIFY_COMPLETE ---- */
+
+/* The watcher (arg) or the notifier (arg 0) of the notify rop; on its io_context. */
+static void notify_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    if (arg)
+        exclusive_lock_handle_notify((struct client *)(uintptr_t)arg, n);
+    else
+        exclusive_lock_notify_complete(n->cl, n);
+    cpu_thread_release(th);
+}
+
+static void notify_queued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    cpu_exec(th, n->cl->c->spec.cost.librbd_complete_us, notify_handled, obj, arg);
+}
+
+static void notify_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    struct client *cl = arg ? (struct client *)(uintptr_t)arg : n->cl;
+    /* the Objecter's linger op hands it to the image's watcher (ImageWatcher::handle_notify) */
+    cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, notify_queued, n, arg);
+    cpu_thread_release(th);
+}
+
+static void notify_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    struct cluster *c = n->cl->c;
+    cpu_exec(th, msgr_rx_cost(c, REPLY_BYTES) + c->spec.cost.objecter_complete_us, notify_rx_done, n, arg);
+}
+
+static void librbd_watch_notify_delivered(struct sim *s, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    struct client *w = (struct client *)(uintptr_t)arg;
+    cpu_pool_submit(client_worker(w, n->primary), CPU_PRIO_NORMAL, notify_rx, n, arg);
+}
+
+static void librbd_notify_complete_delivered(struct sim *s, void *obj, uint64_t arg)
+{
+    struct rados_op *n = obj;
+    cpu_pool_submit(client_worker(n->cl, n->primary), CPU_PRIO_NORMAL, notify_rx, n, 0);
+}
+
 /* ---- set-up ---- */
 
 static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint32_t host)
@@ -673,6 +777,7 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
         cpu_pool_init(&cl->msgr[i], h, "msgr-worker", 1);
     throttle_init(&cl->objecter, (uint64_t)c->spec.ceph.objecter_inflight_ops,
                   (uint64_t)c->spec.ceph.objecter_inflight_op_bytes);
+    idmap_init(&cl->ictx.objs, sizeof(struct rbd_obj), 256);
 }
 
 static void librbd_fini(struct client *cl)
@@ -684,6 +789,7 @@ static void librbd_fini(struct client *cl)
     for (uint32_t i = 0; i < cl->n_workers; i++)
         cpu_pool_fini(&cl->workers[i].thread);
     free(cl->workers);
+    idmap_fini(&cl->ictx.objs);
 }
 
 static void worker_start(struct sim *s, void *obj, uint64_t arg)
@@ -707,6 +813,8 @@ const struct client_ops librbd_client_ops = {
     .fini = librbd_fini,
     .start = librbd_start,
     .reply_delivered = librbd_reply_delivered,
+    .watch_notify_delivered = librbd_watch_notify_delivered,
+    .notify_complete_delivered = librbd_notify_complete_delivered,
 };
 
 /* ---- trace replay (replay.h): I/Os handed in by a port instead of a job ---- */

@@ -1,7 +1,9 @@
 /*
  * librbd.h - fio's rbd engine on librbd (client_ops "librbd"): fio workers and
- * their I/O units, librbd's dispatch, scheduler, write-around cache and
- * copy-up, and the Objecter (librbd.c says what it mirrors).
+ * their I/O units, the image each client opened (librbd::ImageCtx: its
+ * scheduler, copy-up and object-map state, its exclusive lock), librbd's
+ * dispatch, write-around cache and copy-up, and the Objecter (librbd.c and
+ * exclusive_lock.c say what they mirror).
  */
 #ifndef CEPHSIM_MODELS_CEPH_LIBRBD_H
 #define CEPHSIM_MODELS_CEPH_LIBRBD_H
@@ -28,6 +30,8 @@ struct fio_io {
     uint64_t offset, len;    /* within the image */
     uint32_t parts;          /* rados ops still outstanding (object-spanning I/O) */
     sim_time_t t_issue, t_submitted;
+    sim_time_t t_blocked;    /* when the exclusive-lock layer queued it (0 = never) */
+    bool lock_admitted;      /* let through when the lock came: being dispatched again */
     /* per-stage timestamps of the (last) rados op, for the waterfall */
     sim_time_t st[STAGE_COUNT + 1];
     sim_time_t rep[3];       /* the slowest replica's initiated, started, commit_sent */
@@ -53,6 +57,63 @@ struct fio_worker {
     sim_time_t t_start;
 };
 
+/* This client's librbd state of one data object of its image. */
+struct rbd_obj {
+    /* SimpleSchedulerObjectDispatch */
+    uint32_t inflight_writes;
+    struct rados_op *held;   /* held writes, merged (one pending batch) */
+    /* CopyupRequest in progress (ImageCtx::copyup_list), and the writes waiting on it */
+    struct rados_op *copyup_op;       /* the write whose CopyupRequest is in flight */
+    bool copyup_sent;                 /* [call rbd.copyup, ...] already sent */
+    struct rados_op *copyup_waiters;  /* appended before it was sent: ride along */
+    struct rados_op *copyup_late;     /* appended after: re-sent once it completes */
+};
+
+/* ManagedLock / ExclusiveLock states (librbd/ManagedLock.h), as far as the model goes. */
+enum rbd_lock_state {
+    RBD_LOCK_UNLOCKED,
+    RBD_LOCK_ACQUIRING,        /* Pre/AcquireRequest, then PostAcquireRequest (object map open) */
+    RBD_LOCK_WAITING_FOR_LOCK, /* RequestLock sent to the owner; a peer notification resumes it */
+    RBD_LOCK_LOCKED,
+    RBD_LOCK_PRE_RELEASING,    /* PreReleaseRequest: writes blocked, in-flight drained, object map closed */
+    RBD_LOCK_RELEASING,        /* ReleaseRequest: lock.unlock on the header */
+};
+
+/* Counters of one client's exclusive lock, over the whole run. */
+struct rbd_lock_stats {
+    uint64_t acquisitions;       /* became lock owner (the set-up owner counts once) */
+    uint64_t releases;           /* released it (to a peer's RequestLock) */
+    uint64_t requests_sent;      /* RequestLock notifications sent */
+    uint64_t requests_received;  /* RequestLock from a peer while owner */
+    uint64_t lock_busy;          /* lock.lock answered -EBUSY */
+    uint64_t notifies_sent, notifies_received;
+    uint64_t writes_blocked;     /* writes the exclusive-lock layer queued */
+    sim_time_t blocked_ns;       /* summed time they waited */
+};
+
+/*
+ * librbd::ImageCtx: one client's open image.  fio's rbd engine opens its own
+ * rados connection and image in every job thread, so each client has exactly
+ * one; everything here is private to that client (the OSD-side truth is in
+ * rados.h).
+ */
+struct rbd_image_ctx {
+    struct image *img;
+    struct idmap objs;           /* objno -> struct rbd_obj, created on first touch */
+    /* the exclusive lock (exclusive_lock.c) */
+    enum rbd_lock_state lock_state;
+    int lock_step;               /* the RADOS step in flight (exclusive_lock.c) */
+    bool acquire_queued;         /* an acquire waits behind the release in progress */
+    bool wait_notifies;          /* a step waits for ImageWatcher::flush (pending notifies) */
+    uint32_t locker;             /* GetLockerRequest: client id + 1 of the holder, 0 = none */
+    uint32_t notifies_pending;   /* Notifier: notifies sent, not completed */
+    uint64_t writes_inflight;    /* object write requests past the lock layer, not finished */
+    struct fio_io *blocked, *blocked_tail; /* exclusive_lock::ImageDispatch m_on_dispatches */
+    uint64_t request_timer;      /* the pending schedule_request_lock timer (0 = none) */
+    uint64_t request_gen;        /* timers armed so far */
+    struct rbd_lock_stats lock;
+};
+
 struct client {
     struct cluster *c;
     const struct client_ops *ops;   /* librbd (room for krbd) */
@@ -64,6 +125,7 @@ struct client {
     struct fio_worker *workers;
     uint32_t n_workers;
     uint64_t next_tid;
+    struct rbd_image_ctx ictx;   /* the image it opened */
     /* LatencyStats of SimpleSchedulerObjectDispatch: writes completed so far */
     uint64_t sched_samples;
     /* WriteAroundObjectDispatch: bytes acknowledged to fio but still in flight */
@@ -83,8 +145,43 @@ struct client_ops {
     void (*start)(struct client *cl);
     /* net delivery of the MOSDOpReply for a rados_op (obj) at the client */
     sim_event_fn reply_delivered;
+    /* net delivery of an MWatchNotify for the notify rados_op obj at watcher
+       client arg (a struct client *) */
+    sim_event_fn watch_notify_delivered;
+    /* net delivery of NOTIFY_COMPLETE for the notify obj at its notifier */
+    sim_event_fn notify_complete_delivered;
 };
 extern const struct client_ops librbd_client_ops;
+
+/* ---- librbd.c, for exclusive_lock.c ---- */
+
+/* Send rop (a lock / watch op of cl) through the Objecter. */
+void librbd_objecter_send(struct client *cl, struct rados_op *rop);
+/* A new rados op of cl on the object obj of img. */
+struct rados_op *librbd_rop_new(struct client *cl, struct image *img, struct obj_state *obj, enum rados_kind kind);
+void librbd_rop_free(struct client *cl, struct rados_op *rop);
+/* Dispatch a write the exclusive-lock layer held back (on the io_context). */
+void librbd_redispatch(struct client *cl, struct fio_io *io);
+
+/* ---- exclusive_lock.c: ExclusiveLock, ImageWatcher, ObjectMap open/close ---- */
+
+/* Set up cl's lock state; owner: cl holds the lock (and its object map) at t = 0. */
+void exclusive_lock_init(struct client *cl, bool owner);
+/* exclusive_lock::ImageDispatch for a write: true = go on; false = queued
+   until cl owns the lock (it is requested now). */
+bool exclusive_lock_admit_write(struct client *cl, struct fio_io *io);
+/* The write io that went on has its object requests started. */
+void exclusive_lock_write_dispatched(struct client *cl, struct fio_io *io);
+/* An object write request of cl passed the lock layer / finished (PreReleaseRequest waits for them). */
+void exclusive_lock_write_started(struct client *cl);
+void exclusive_lock_write_finished(struct client *cl);
+/* Does this op use the object map (feature on and cl owns the lock)? */
+bool exclusive_lock_object_map(const struct client *cl);
+/* The reply of one of cl's lock / watch ops, on the io_context thread. */
+void exclusive_lock_completed(struct client *cl, struct rados_op *rop);
+/* An MWatchNotify / NOTIFY_COMPLETE, on the io_context thread of cl. */
+void exclusive_lock_handle_notify(struct client *cl, struct rados_op *notify);
+void exclusive_lock_notify_complete(struct client *cl, struct rados_op *notify);
 
 
 #endif

@@ -95,7 +95,9 @@ static uint32_t reverse_bits(uint32_t v)
 
 const char *optrack_object_name(const struct optrack_op *op, char *buf, size_t n)
 {
-    if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE)
+    if (op->object == OPTRACK_OBJ_HEADER)
+        snprintf(buf, n, "rbd_header.%" PRIx64, op->image_id);
+    else if (op->object == OPTRACK_OBJ_OBJECT_MAP || (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE))
         snprintf(buf, n, "rbd_object_map.%" PRIx64, op->image_id);
     else
         snprintf(buf, n, "rbd_data.%" PRIx64 ".%016" PRIx64, op->image_id, op->objno);
@@ -121,6 +123,31 @@ static void describe_ops(struct strbuf *b, const struct optrack_op *op)
     if (op->subops & OPTRACK_CALL_OBJECT_MAP_UPDATE) {
         /* cls_client::object_map_update: class + method names are the call's in-data */
         strbuf_printf(b, "%scall rbd.object_map_update in=%zub", sep, strlen("rbd") + strlen("object_map_update"));
+        sep = ",";
+    }
+    /* exec ops print class.method and the call's in-data (class + method names) */
+    static const struct { uint32_t bit; const char *cls, *method; } calls[] = {
+        {OPTRACK_CALL_LOCK_GET_INFO, "lock", "get_info"},
+        {OPTRACK_CALL_LOCK_LOCK, "lock", "lock"},
+        {OPTRACK_CALL_LOCK_UNLOCK, "lock", "unlock"},
+        {OPTRACK_CALL_OBJECT_MAP_LOAD, "rbd", "object_map_load"},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (op->subops & calls[i].bit) {
+            strbuf_printf(b, "%scall %s.%s in=%zub", sep, calls[i].cls, calls[i].method,
+                          strlen(calls[i].cls) + strlen(calls[i].method));
+            sep = ",";
+        }
+    if (op->subops & OPTRACK_LIST_WATCHERS) {
+        strbuf_printf(b, "%slist-watchers", sep);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_NOTIFY) {
+        strbuf_printf(b, "%snotify cookie %" PRIu64, sep, op->tid);
+        sep = ",";
+    }
+    if (op->subops & OPTRACK_NOTIFY_ACK) {
+        strbuf_printf(b, "%snotify-ack", sep);
         sep = ",";
     }
     if (op->subops & OPTRACK_CMPEXT) {
@@ -160,7 +187,8 @@ const char *optrack_describe(const struct optrack_op *op, char *buf, size_t n)
     switch (op->kind) {
     case OPTRACK_OSD_OP: {
         const uint32_t writes = OPTRACK_CALL_COPYUP | OPTRACK_CALL_OBJECT_MAP_UPDATE | OPTRACK_ALLOC_HINT |
-                                OPTRACK_WRITE | OPTRACK_WRITEFULL;
+                                OPTRACK_WRITE | OPTRACK_WRITEFULL | OPTRACK_CALL_LOCK_LOCK |
+                                OPTRACK_CALL_LOCK_UNLOCK;
         /* ceph_osd_flag_string: ondisk(4) read(16) write(32) known_if_redirected(0x400000) */
         const char *flags = (op->subops & writes) ? "ondisk+write+known_if_redirected"
                                                   : "ondisk+read+known_if_redirected";

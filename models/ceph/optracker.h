@@ -50,6 +50,21 @@ enum optrack_subop {
     OPTRACK_READ = 1 << 5,       /* "read off~len" */
     OPTRACK_CMPEXT = 1 << 6,     /* "cmpext off~len in=lenb" (compare data is kept) */
     OPTRACK_CALL_OBJECT_MAP_UPDATE = 1 << 7, /* "call rbd.object_map_update" on rbd_object_map.<id> */
+    /* the exclusive lock and watch/notify (on rbd_header.<id> / rbd_object_map.<id>) */
+    OPTRACK_CALL_LOCK_GET_INFO = 1 << 8, /* "call lock.get_info in=12b" */
+    OPTRACK_CALL_LOCK_LOCK = 1 << 9,     /* "call lock.lock in=8b" */
+    OPTRACK_CALL_LOCK_UNLOCK = 1 << 10,  /* "call lock.unlock in=10b" */
+    OPTRACK_LIST_WATCHERS = 1 << 11,     /* "list-watchers" */
+    OPTRACK_NOTIFY = 1 << 12,            /* "notify cookie <n>" */
+    OPTRACK_NOTIFY_ACK = 1 << 13,        /* "notify-ack" */
+    OPTRACK_CALL_OBJECT_MAP_LOAD = 1 << 14, /* "call rbd.object_map_load in=18b" */
+};
+
+/* Which object of the image an op names. */
+enum optrack_object {
+    OPTRACK_OBJ_DATA,        /* rbd_data.<image_id>.<objno %016x> */
+    OPTRACK_OBJ_OBJECT_MAP,  /* rbd_object_map.<image_id> (also implied by CALL_OBJECT_MAP_UPDATE) */
+    OPTRACK_OBJ_HEADER,      /* rbd_header.<image_id> */
 };
 
 struct optrack_event {
@@ -66,6 +81,7 @@ struct optrack_op {
     uint64_t image_id;     /* rbd_data.<image_id hex>.<objno %016x> */
     uint64_t objno;
     uint32_t subops;       /* enum optrack_subop bits */
+    uint8_t object;        /* enum optrack_object */
     uint64_t off, len;
     /* more writes in the same op vector (writes appended to a copy-up) */
     uint16_t n_more;

@@ -1,7 +1,7 @@
 /*
  * osd-internal.h - the op path's shared pieces, for the files of one OSD:
- * osd.c (the op path) and the PG backends (replicated.c; room for an
- * erasure-coded backend).  Private to models/ceph.
+ * osd.c (the op path), the PG backends (replicated.c; room for an
+ * erasure-coded backend) and the object classes (cls.c).  Private to models/ceph.
  */
 #ifndef CEPHSIM_MODELS_CEPH_OSD_INTERNAL_H
 #define CEPHSIM_MODELS_CEPH_OSD_INTERNAL_H
@@ -21,6 +21,8 @@ void osd_track(struct osd_op *op, const char *event);
 void osd_track_commit_path(struct osd_op *op, const char *event);
 /* The msgr worker a connection to peer (an OSD id, or a client) is bound to. */
 struct cpu_pool *osd_worker(struct osd *o, uint32_t peer);
+/* The peer id of client.<id>'s connection. */
+#define PEER_CLIENT(id) (1000000u + (id))
 /* A new op of kind on o for PG pgid (from the cluster's op pool). */
 struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid);
 /* The op is finished: into the op tracker's history, back to the pool. */

@@ -67,8 +67,6 @@ struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
     return &o->msgr[peer % o->n_msgr];
 }
 
-#define PEER_CLIENT(id) (1000000u + (id))
-
 /* ---- op lifetime ---- */
 
 struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
@@ -235,10 +233,13 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
                 (rop->subops & SUBOP_WRITEFULL ? OPTRACK_WRITEFULL : 0) |
                 (rop->subops & SUBOP_READ ? OPTRACK_READ : 0) |
                 (rop->subops & SUBOP_CMPEXT ? OPTRACK_CMPEXT : 0);
+    if (rop->track_subops) /* the lock and watch ops say how they print */
+        t->subops = rop->track_subops;
+    t->object = rop->track_object;
     t->off = rop->off;
     t->len = rop->len;
     if (rop->kind == RADOS_COPYUP) /* the writes that rode along (CopyupRequest pending requests) */
-        for (const struct rados_op *w = rop->obj->copyup_waiters; w && t->n_more < OPTRACK_MORE_WRITES; w = w->next) {
+        for (const struct rados_op *w = rop->cobj->copyup_waiters; w && t->n_more < OPTRACK_MORE_WRITES; w = w->next) {
             t->more_off[t->n_more] = (uint32_t)w->off;
             t->more_len[t->n_more++] = (uint32_t)w->len;
         }
@@ -398,12 +399,15 @@ static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     op->t_started = sim_now(s);
     op->rop->t_started = op->t_started;
     const struct stage_costs *k = &c->spec.cost;
+    /* do_osd_ops: a class method (cls_lock, ...) runs under the object context lock */
+    op->cls_result = cls_exec(op->rop);
     if (!op->flags.may_write) {
         cpu_exec(th, stage_cost(c, k->osd_execute_read_us), op_read_executed, op, 0);
         return;
     }
     bool guarded = op->rop->subops & (SUBOP_STAT | SUBOP_WRITE_MUST_EXIST);
-    if (guarded && !op->obj->exists) {
+    if ((guarded && !op->obj->exists) || op->cls_result < 0) {
+        op->rop->result = op->cls_result < 0 ? op->cls_result : -ENOENT;
         cpu_exec(th, stage_cost(c, k->osd_error_us), op_error_prepared, op, 0);
         return;
     }
@@ -423,6 +427,8 @@ static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
     msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->osd->host, op->rop->cl->host,
               bytes, op->rop->cl->ops->reply_delivered, op->rop, 0);
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
+    if (op->rop->kind == RADOS_NOTIFY || op->rop->kind == RADOS_NOTIFY_ACK)
+        cls_watch_effects(op); /* do_osd_op_effects: MWatchNotify to the watchers / notify complete */
     obj_unlock(op);
     pg_unlock(op);
     osd_op_done(op);
@@ -432,11 +438,14 @@ static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    op->rop->result = op->obj->exists ? 0 : -ENOENT;
+    op->rop->result = op->cls_result < 0 ? op->cls_result : op->obj->exists ? 0 : -ENOENT;
     if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ)) {
-        /* an image's objects apart from its parent's, an object's bytes in offset order */
+        /* an image's objects apart from its parent's and from the other images',
+           an object's bytes in offset order */
         const struct rados_op *r = op->rop;
-        op->txc.read_addr = r->objno * r->img->object_size + r->off + (r->img->parent ? 0 : 1ull << 60);
+        uint64_t image = r->img->index == UINT32_MAX ? 0 : r->img->index;
+        op->txc.read_addr = r->objno * r->img->object_size + r->off + (r->img->parent ? 0 : 1ull << 60) +
+                            (image << 48) + (r->obj == &r->img->map_obj ? 1ull << 59 : 0);
         op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
     } else {
         op_read_done(s, th, op, 0);
@@ -468,14 +477,14 @@ static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, u
     op->osd->pgbackend->submit(op, th);
 }
 
-/* record_write_error: release the object lock now, replicate a log-only entry. */
+/* record_write_error (rop->result: -ENOENT of a guard, or a class method's
+   error): release the object lock now, replicate a log-only entry. */
 static void op_error_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
     log_prepare_stats(op);
     op->error = true;
     op->log_only = true;
-    op->rop->result = -ENOENT;
     obj_unlock(op);
     op->osd->pgbackend->submit(op, th);
 }

@@ -39,6 +39,7 @@ struct osd_op {
     uint32_t waiting_for_commit;
     bool committed, log_only, requeued, error;
     bool lock_granted;       /* crimson: the obc lock was handed over while queued */
+    int cls_result;          /* the class method's result (cls_exec), 0 for other ops */
     uint32_t bytes;          /* message data bytes */
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
     sim_time_t t_rep[3];     /* primary: the latest-committing replica's initiated, started, commit_sent */

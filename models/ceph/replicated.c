@@ -53,7 +53,7 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         rep->log_only = op->log_only;
         rep->bytes = op->log_only ? 0 : op->bytes;
         rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
-                                         .client = op->track.client,
+                                         .object = op->track.object, .client = op->track.client,
                                          .tid = op->track.tid, .pool = op->track.pool,
                                          .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
                                          .objno = op->track.objno, .epoch = peer->epoch,
