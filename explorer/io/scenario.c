@@ -534,8 +534,13 @@ static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file
     }
     if (rc < 0)
         return sim_errf(err, rc, "%s (clients of %s)", e2.msg, file);
-    /* cephsim simulates fio's rbd engine (librbd); any other engine's job would
-       run silently as librbd and mislead */
+    return 0;
+}
+
+/* cephsim simulates fio's rbd engine (librbd); a job of any other engine would
+   run silently as librbd and mislead.  Checked once every fio override is in. */
+static int check_engines(const struct scenario *sc, const char *file, struct sim_err *err)
+{
     for (int i = 0; i < sc->jobs.n_jobs; i++) {
         const char *eng = sc->jobs.jobs[i].ioengine;
         if (!strcmp(eng, "rbd"))
@@ -729,6 +734,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
             }
         }
     }
+    if ((rc = check_engines(sc, file, err)) < 0)
+        goto fail;
     return 0;
 fail:
     scenario_free(sc);
