@@ -382,30 +382,6 @@ static bool has_key(const cJSON *obj, const char *key)
     return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
 }
 
-/*
- * Parse a JSON file.  Same contract and messages as jsonu_load_file, which cannot
- * be used as is: with cJSON 1.7.15 it asks for a NUL terminator but passes a
- * length that excludes it, so every file is rejected.  Here the NUL is counted.
- */
-static cJSON *load_json_file(const char *path, struct sim_err *err)
-{
-    char *buf;
-    size_t len;
-    if (jsonu_slurp(path, &buf, &len, err) < 0)
-        return NULL;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
-    if (!root) {
-        size_t off = end ? (size_t)(end - buf) : 0;
-        int line = 1;
-        for (size_t i = 0; i < off && i < len; i++)
-            line += buf[i] == '\n';
-        sim_errf(err, -EINVAL, "%s:%d: malformed JSON near byte %zu", path, line, off);
-    }
-    free(buf);
-    return root;
-}
-
 /* ---- locating profiles ------------------------------------------------ */
 
 /* hw-profiles one to three levels above dir, made absolute where it can be. */
@@ -597,7 +573,7 @@ static int load_common(enum hwprofile_kind kind, const char *name_or_path,
     int rc = hwprofile_resolve(kind, name_or_path, profiles_dir, path, HWPROFILE_PATH_MAX, err);
     if (rc < 0)
         return rc;
-    cJSON *root = load_json_file(path, err);
+    cJSON *root = jsonu_load_file(path, err);
     if (!root)
         return err->code ? err->code : -EINVAL;
     rc = bind_object(hwprofile_params(kind), optional, extra, obj, root, path, "", err);
