@@ -309,7 +309,7 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool looks_like_path(const char *s)
+bool hwprofile_is_path(const char *s)
 {
     size_t n = strlen(s);
     return strchr(s, '/') || (n >= 5 && strcmp(s + n - 5, ".json") == 0);
@@ -540,7 +540,7 @@ int hwprofile_resolve(enum hwprofile_kind kind, const char *name_or_path, const 
         err = &local;
     if (!name_or_path || !name_or_path[0])
         return sim_errf(err, -EINVAL, "empty %s profile name", hwprofile_kind_name(kind));
-    if (looks_like_path(name_or_path))
+    if (hwprofile_is_path(name_or_path))
         return copy_str(out, outsz, name_or_path, err);
     if (!valid_short_name(name_or_path))
         return sim_errf(err, -EINVAL, "'%s' is not a valid %s profile name (letters, digits, "
@@ -907,7 +907,7 @@ static int host_part_path(enum hwprofile_kind kind, const char *ref, const char 
                           const char *profiles_dir, char *out, size_t outsz, struct sim_err *err)
 {
     const char *key = hwprofile_kind_name(kind);
-    if (looks_like_path(ref) && ref[0] != '/') {
+    if (hwprofile_is_path(ref) && ref[0] != '/') {
         const char *slash = strrchr(host_file, '/');
         int hl = slash ? (int)(slash - host_file) : 1;
         int n = snprintf(out, outsz, "%.*s/%s", hl, slash ? host_file : ".", ref);

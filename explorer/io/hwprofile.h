@@ -205,6 +205,9 @@ int hwprofile_find_dir_for(const char *near_file, char *out, size_t outsz, struc
 /* The executable-relative step of hwprofile_find_dir: searches 1-3 levels above exe's directory. */
 int hwprofile_dir_near_exe(const char *exe_path, char *out, size_t outsz);
 
+/* A profile reference is a path (it has a '/' or ends in ".json"), not a short name. */
+bool hwprofile_is_path(const char *ref);
+
 /*
  * Turn a short name (pm983) into profiles_dir/<kind>/<name>.json; anything with
  * a '/' or ending in ".json" is taken as a path.  An unknown name is an error

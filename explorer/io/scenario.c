@@ -328,8 +328,7 @@ static const char *profile_ref(const struct scenario *sc, const char *key, const
                                int n_sets, char *buf, size_t n)
 {
     const char *file = scenario_file(sc);
-    bool is_path = strchr(ref, '/') || (strlen(ref) >= 5 && !strcmp(ref + strlen(ref) - 5, ".json"));
-    if (!file || !is_path || ref[0] == '/' || set_origin(key, sets, n_sets))
+    if (!file || !hwprofile_is_path(ref) || ref[0] == '/' || set_origin(key, sets, n_sets))
         return ref;
     char dir[1024];
     if (files_dir_of(file, dir, sizeof dir) < 0 || files_join(dir, ref, buf, n) < 0)

@@ -122,6 +122,7 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
     int rc = 0;
     if (!m) {
         placement_map_init(&built);
+        /* no device size given: 1 TiB, i.e. weight 1.0 (crushtool --build's) */
         uint32_t w = placement_weight_from_bytes(sp->device_bytes ? sp->device_bytes : (1ull << 40));
         uint32_t *weights = sim_xcalloc(c->n_osds, sizeof *weights);
         for (uint32_t i = 0; i < c->n_osds; i++)
