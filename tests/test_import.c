@@ -129,6 +129,33 @@ static void lab_capture(void **state)
     import_result_free(&r);
 }
 
+/* What the kit's cluster_facts.sh collected from a fresh lab cluster imports the same way. */
+static void kit_capture(void **state)
+{
+    (void)state;
+    char out[200];
+    snprintf(out, sizeof out, "%s/kit.json", scratch);
+    struct import_opts o = {.dir = LAB "/kit", .out_path = out};
+    struct import_result r;
+    struct sim_err err = {0};
+    if (import_cluster(&o, &r, &err) < 0)
+        fail_msg("%s", err.msg);
+    const cJSON *s = r.scenario;
+    assert_int_equal(at(s, "pool", "id")->valueint, 2);
+    assert_int_equal(at(s, "pool", "pg_num")->valueint, 32);
+    assert_string_equal(at(s, "ceph", "release")->valuestring, "16.2.15");
+    assert_true(at(s, "image", "size_gib")->valuedouble == 1);
+    assert_true(has_note(&r, "taken: image 'facts-img' (the only image)"));
+    assert_true(has_note(&r, "taken: osd.0.asok_config_diff.json"));
+    if (jsonu_write_file(out, s, &err) < 0)
+        fail_msg("%s", err.msg);
+    struct scenario sc;
+    if (scenario_load(&sc, out, NULL, NULL, NULL, 0, &err) < 0)
+        fail_msg("%s", err.msg);
+    scenario_free(&sc);
+    import_result_free(&r);
+}
+
 /* A cluster of another shape, written by hand from the Ceph commands' formats. */
 static void make_cluster(const char *dir, const char *cpu, const char *ids, const char *addr, const char *store,
                          int pool_type, const char *config)
@@ -253,6 +280,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lab_capture),
+        cmocka_unit_test(kit_capture),
         cmocka_unit_test(other_clusters),
         cmocka_unit_test(cli_import_and_simulate),
     };
