@@ -1,8 +1,8 @@
 /*
  * test_plotscan.c - `cephsim plot DIR` on a shared directory: it draws DIR's
- * sub-directories that are cephsim's own runs (a sim.json cephsim wrote), skips
- * run-like directories of others (a real capture's fio.json, someone's
- * sim.json) and says both.  The run is made by the binary ($CEPHSIM_BIN or
+ * sub-directories that are cephsim's own runs (the sim.json a run writes, the
+ * marker runner_check_output trusts), skips run-like directories of others (a
+ * real capture's or someone's fio.json without it) and says both.  The run is made by the binary ($CEPHSIM_BIN or
  * out/bin/cephsim; skipped if absent); plot_dir is called in-process without
  * rendering (no gnuplot needed).  Scratch files go under out/.
  */
@@ -43,13 +43,13 @@ static void plots_only_cephsim_runs(void **state)
     snprintf(cmd, sizeof cmd, "'%s' run scenarios/lab.json --set sim.duration_s=0.05 --set sim.warmup_s=0.01 -q -o %s/mine",
              bin, dir);
     assert_int_equal(system(cmd), 0);
-    /* someone's fio output and another program's sim.json, side by side */
+    /* two fio outputs of someone else's, side by side with it */
     snprintf(p, sizeof p, "%s/theirs", dir);
     assert_int_equal(mkdir(p, 0777), 0);
     write_file(p, "fio.json", "{\"fio version\": \"fio-3.33\", \"jobs\": []}");
     snprintf(p, sizeof p, "%s/other", dir);
     assert_int_equal(mkdir(p, 0777), 0);
-    write_file(p, "sim.json", "{\"simulator\": \"not cephsim\"}");
+    write_file(p, "fio.json", "{\"fio version\": \"fio-3.36\", \"jobs\": []}");
     char *log = NULL;
     size_t n = 0;
     FILE *lf = open_memstream(&log, &n);
@@ -62,7 +62,7 @@ static void plots_only_cephsim_runs(void **state)
     if (!strstr(log, "mine.latency-cdf") || strstr(log, "theirs.") || strstr(log, "other."))
         fail_msg("%s", log);
     if (!strstr(log, "plotted: 1 sub-directory of") || !strstr(log, "a cephsim run (mine)") ||
-        !strstr(log, "skipped 2 sub-directories with a fio.json or sim.json that cephsim did not write: other, theirs"))
+        !strstr(log, "skipped 2 sub-directories with a fio.json but no sim.json (not cephsim runs): other, theirs"))
         fail_msg("%s", log);
     free(log);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -4,13 +4,13 @@
  * gnuplot (gnuplot.h) and moved into place only when all of them rendered.
  *
  * DIR is walked once for itself, then once per sub-directory that is one of
- * cephsim's own runs (sorted by name; the marker is a sim.json cephsim wrote,
+ * cephsim's own runs (sorted by name; the marker is the sim.json a run writes,
  * as runner_check_output trusts a directory), each time with its run data
  * loaded (rundata.h) and every table entry asked whether it applies: a run's
  * figures apply to any run directory, the studies' only to DIR itself.  Other
- * run-like sub-directories (a fio.json of someone's fio, a sim.json of another
- * program) are skipped and named: on a shared directory, plot draws only
- * cephsim's runs and says which.
+ * run-like sub-directories (a fio.json of someone's fio, without sim.json) are
+ * skipped and named: on a shared directory, plot draws only cephsim's runs and
+ * says which.
  */
 #include "plot.h"
 
@@ -41,7 +41,7 @@ struct plot_ctx {
     int n_runs, n_skipped;
 };
 
-/* A run directory cephsim wrote: its sim.json is an object with cephsim_version and model_id. */
+/* A run directory cephsim wrote: its sim.json, the marker runner_check_output trusts (a JSON object). */
 static bool is_cephsim_run(const char *dir)
 {
     char *p = plot_asprintf("%s/sim.json", dir);
@@ -49,8 +49,7 @@ static bool is_cephsim_run(const char *dir)
     if (plot_is_file(p)) {
         struct sim_err e2 = {0};
         cJSON *j = jsonu_load_file(p, &e2);
-        ours = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "cephsim_version")) &&
-               cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "model_id"));
+        ours = cJSON_IsObject(j);
         cJSON_Delete(j);
     }
     free(p);
@@ -211,7 +210,7 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
     if (rc == 0 && c.n_figs == 0)
         rc = sim_errf(err, -ENOENT, "%s: nothing to plot: no fio.json or sim.json (a run's output), nor "
                       "qd1-latency.json, clone-serialisation.json or copyup.json (the studies')%s%s%s", o->dir,
-                      c.n_skipped ? "; skipped sub-directories that cephsim did not write, e.g. '" : "",
+                      c.n_skipped ? "; skipped sub-directories with a fio.json but no sim.json (not cephsim runs), e.g. '" : "",
                       c.n_skipped ? c.skipped[0] : "", c.n_skipped ? "'" : "");
     if (rc == 0 && o->render)
         rc = render(&c, formats, err);
@@ -239,7 +238,7 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
         }
         fprintf(o->log, "\n");
         if (c.n_skipped) {
-            fprintf(o->log, "  skipped %d sub-director%s with a fio.json or sim.json that cephsim did not write: ",
+            fprintf(o->log, "  skipped %d sub-director%s with a fio.json but no sim.json (not cephsim runs): ",
                     c.n_skipped, c.n_skipped == 1 ? "y" : "ies");
             print_names(o->log, c.skipped, c.n_skipped);
             fprintf(o->log, "\n");
