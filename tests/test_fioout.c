@@ -78,6 +78,23 @@ static const struct {
     {15 * MS, 100}, {30 * MS, 40}, {300 * MS, 1},
 };
 
+/*
+ * The rusage and depth counts the model keeps for n I/Os of a QD=1 job on fio's
+ * rbd engine: one sleep and wake-up per I/O (ctx), every I/O queued at depth 1,
+ * one submit mark of 1 per I/O, one complete mark of 1 at queueing (no ->commit)
+ * and one getevents of 1 event per I/O.
+ */
+static void set_qd1_counts(struct job_result *j, uint64_t n)
+{
+    memset(j->io_u_map, 0, sizeof j->io_u_map);
+    memset(j->io_u_submit, 0, sizeof j->io_u_submit);
+    memset(j->io_u_complete, 0, sizeof j->io_u_complete);
+    j->ctx = n;
+    j->io_u_map[0] = n;
+    j->io_u_submit[1] = j->total_submit = n;
+    j->io_u_complete[1] = j->total_complete = 2 * n;
+}
+
 static struct job_result *make_job(uint32_t iodepth)
 {
     struct job_result *j = calloc(1, sizeof *j);
@@ -102,6 +119,7 @@ static struct job_result *make_job(uint32_t iodepth)
     }
     w->total_ios = w->clat.n;
     w->io_bytes = w->total_ios * 4096;
+    set_qd1_counts(j, w->total_ios);
     w->n_samples = 39;
     for (int i = 0; i < 39; i++) {
         w->bw_kib_samples[i] = i == 38 ? 2090 : 2097;
@@ -207,9 +225,17 @@ static void test_real_values_reproduced(void **state)
     assert_string_equal(cJSON_GetObjectItem(doc, "fio version")->valuestring, "cephsim");
     cJSON_Delete(doc);
 
-    /* QD=128: the ramp puts 63 I/Os below ">=64", as in the real QD=128 run (99.811968 of 33505) */
+    /* QD=128 counted from the start (no ramp_time): the queue's fill puts 1, 2, 4 ... 32 I/Os in the
+       low buckets and 33442 at >=64, as in the real QD=128 run (99.811968 % of 33505); one getevents
+       of the final drain reaped more than 64 (0.1 %, floored) among 33505 + 33384 of 1-4 */
     w->total_ios = 33505;
     j->iodepth = 128;
+    static const uint64_t map128[7] = {1, 2, 4, 8, 16, 32, 33442};
+    memcpy(j->io_u_map, map128, sizeof map128);
+    memset(j->io_u_complete, 0, sizeof j->io_u_complete);
+    j->io_u_complete[1] = 33505 + 33384;
+    j->io_u_complete[6] = 1;
+    j->total_complete = 33505 + 33385;
     doc = fioout_json(j, 1, NULL);
     job = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0);
     const cJSON *lvl = cJSON_GetObjectItem(job, "iodepth_level");
@@ -217,6 +243,9 @@ static void test_real_values_reproduced(void **state)
     static const char *const low[] = {"1", "2", "4", "8", "16", "32"};
     for (int i = 0; i < 6; i++)
         assert_string_equal(raw_text(lvl, low[i]), "0.100000");
+    const cJSON *cpl = cJSON_GetObjectItem(job, "iodepth_complete");
+    assert_string_equal(raw_text(cpl, "4"), "99.998505"); /* the capture's figures */
+    assert_string_equal(raw_text(cpl, ">=64"), "0.100000");
     assert_int_equal((int)num(job, "latency_depth"), 128);
     cJSON_Delete(doc);
     free(j);
@@ -448,6 +477,7 @@ static void test_print(void **state)
     struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     w->io_bytes = 42983424;
     w->total_ios = 10494;
+    set_qd1_counts(j, 10494);
     j->runtime_ns = 20001 * MS;
     char *buf = NULL;
     size_t len = 0;

@@ -8,7 +8,8 @@
  *   1000 / max_run (B/s);
  * - show_thread_status_json: jobname, groupid, error, eta, elapsed, "job
  *   options", read/write/trim/sync, job_runtime, usr_cpu, sys_cpu, ctx, majf,
- *   minf, iodepth_level/submit/complete (stat_calc_dist: percent, 0.1 floor),
+ *   minf, iodepth_level/submit/complete (stat_calc_dist of the io_u_map /
+ *   io_u_submit / io_u_complete the model counts: percent, 0.1 floor),
  *   latency_ns/us/ms (stat_calc_lat: percent of ios, 0.01 floor, from the
  *   clat value io_u_mark_latency sees), latency_depth/target/percentile/window
  *   (latency_qd = iodepth, latency_percentile=100);
@@ -235,19 +236,18 @@ void fioout_merge(struct job_result *a, const struct job_result *b)
         a->sys_cpu = (a->sys_cpu * (double)ja + b->sys_cpu * (double)jb) / (double)(ja + jb);
     }
     a->job_runtime_ns = ja + jb;
+    a->ctx += b->ctx; /* sum_thread_stats: ctx, io_u_map, io_u_submit/complete and their totals add */
+    for (int i = 0; i < 7; i++) {
+        a->io_u_map[i] += b->io_u_map[i];
+        a->io_u_submit[i] += b->io_u_submit[i];
+        a->io_u_complete[i] += b->io_u_complete[i];
+    }
+    a->total_submit += b->total_submit;
+    a->total_complete += b->total_complete;
     a->runtime_ns = b->runtime_ns > a->runtime_ns ? b->runtime_ns : a->runtime_ns;
 }
 
 /* ---- distributions ---- */
-
-/* io_u_mark_depth bucket of a queue depth: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
-static int depth_bucket(uint32_t d)
-{
-    int b = 0;
-    while (b < 6 && d >= (2u << b))
-        b++;
-    return b;
-}
 
 /* stat_calc_dist: percent of total, with the 0.1 floor for non-empty buckets. */
 static void calc_dist(const uint64_t *map, uint64_t total, double *out)
@@ -262,28 +262,13 @@ static void calc_dist(const uint64_t *map, uint64_t total, double *out)
     }
 }
 
-/*
- * IO depths: fio marks each submission at the current depth, so the first
- * iodepth-1 I/Os fill the lower buckets while the queue ramps up and the
- * rest land at iodepth (what the real QD=128 capture shows: 99.811968 %).
- */
+/* IO depths (io_u_map, of total_io_u: every I/O queued, each at the depth it made). */
 static void iodepth_dist(const struct job_result *j, double *out)
 {
-    uint64_t map[7] = {0}, total = total_ios(j);
-    uint32_t qd = j->iodepth ? j->iodepth : 1;
-    uint64_t ramp = qd - 1 < total ? qd - 1 : total;
-    for (uint64_t d = 1; d <= ramp; d++)
-        map[depth_bucket((uint32_t)d)]++;
-    map[depth_bucket(qd)] += total - ramp;
-    calc_dist(map, total, out);
-}
-
-/* Submit/complete batches: the rbd engine queues and reaps one I/O at a time ("4" = 1..4). */
-static void batch_dist(const struct job_result *j, double *out)
-{
-    uint64_t map[7] = {0}, total = total_ios(j);
-    map[1] = total;
-    calc_dist(map, total, out);
+    uint64_t total = 0;
+    for (int i = 0; i < 7; i++)
+        total += j->io_u_map[i];
+    calc_dist(j->io_u_map, total, out);
 }
 
 static const char *const lat_keys[12] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000",
@@ -459,14 +444,15 @@ static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, co
     add_int(o, "job_runtime", job_rt_ns(j) / 1000000u);
     add_float(o, "usr_cpu", j->usr_cpu);
     add_float(o, "sys_cpu", j->sys_cpu);
-    add_int(o, "ctx", total_ios(j)); /* one wake-up per completion (exact at QD=1 in the captures) */
+    add_int(o, "ctx", j->ctx);
     add_int(o, "majf", 0);
     add_int(o, "minf", 0);
     double dist[7], ns[10], us[10], ms[12];
     iodepth_dist(j, dist);
     dist_json(o, "iodepth_level", depth_keys, dist, 7);
-    batch_dist(j, dist);
+    calc_dist(j->io_u_submit, j->total_submit, dist);
     dist_json(o, "iodepth_submit", batch_keys, dist, 7);
+    calc_dist(j->io_u_complete, j->total_complete, dist);
     dist_json(o, "iodepth_complete", batch_keys, dist, 7);
     latency_dists(j, ns, us, ms);
     dist_json(o, "latency_ns", lat_keys, ns, 10);
@@ -679,14 +665,18 @@ static void show_job(FILE *f, const struct job_result *j, int members, const str
     show_lat(f, us, 10, "usec");
     show_lat(f, ms, 12, "msec");
     fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=0, minf=0\n", j->usr_cpu, j->sys_cpu,
-            total_ios(j));
+            j->ctx);
     iodepth_dist(j, dist);
     fprintf(f, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
             dist[0], dist[1], dist[2], dist[3], dist[4], dist[5], dist[6]);
-    batch_dist(j, dist);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            calc_dist(j->io_u_complete, j->total_complete, dist);
+        else
+            calc_dist(j->io_u_submit, j->total_submit, dist);
         fprintf(f, "     %s: 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
                 k ? "complete  " : "submit    ", dist[0], dist[1], dist[2], dist[3], dist[4], dist[5], dist[6]);
+    }
     fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=0,0,0,0 dropped=0,0,0,0\n",
             j->dir[FIO_DDIR_READ].total_ios, j->dir[FIO_DDIR_WRITE].total_ios);
     fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%" PRIu32 "\n",

@@ -526,11 +526,25 @@ void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], ui
     *n = c->stage_n;
 }
 
+void cluster_set_io_observer(struct cluster *c, const struct cluster_io_observer *o)
+{
+    c->io_obs = o ? *o : (struct cluster_io_observer){0};
+}
+
+sim_time_t cluster_measure_start(const struct cluster *c) { return c->t_measure_start; }
+
 static void start_measuring(struct sim *s, void *obj, uint64_t arg)
 {
     struct cluster *c = obj;
     c->measuring = true;
     c->t_measure_start = sim_now(s);
+    /* fio's reset_all_stats after ramp_time restarts the job's rusage: its CPU and switches */
+    for (uint32_t i = 0; i < c->n_clients; i++)
+        for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
+            struct fio_worker *w = &c->clients[i].workers[k];
+            w->busy_ns_at_start = w->thread.threads[0].busy_ns;
+            w->wakeups_at_start = w->thread.threads[0].wakeups;
+        }
     for (uint32_t h = 0; h < c->n_hosts; h++)
         cpu_host_reset_stats(&c->hosts[h]);
     net_reset_stats(&c->net);
@@ -566,14 +580,26 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
         for (int d = 0; d < FIO_DDIR_NR; d++)
             r->dir[d].n_samples = secs < 1024 ? secs : 1024;
     }
-    /* CPU of the fio threads as fio reports it; the model does not split user
-       and kernel time, so all of it is reported as usr */
+    /*
+     * The fio thread's getrusage(RUSAGE_THREAD) over the measured time, as
+     * fio's update_rusage_stat takes it: usr = the CPU its work items used
+     * (fio's own submit and reap, the librbd calls made on it); sys = its
+     * sleeps and wake-ups, each a futex wait plus a wake (the scheduler's
+     * wake cost, cpu wake_us: kernel time of the woken thread; the C-state
+     * exit is idle hardware time, not the thread's); ctx = its voluntary
+     * switches, one per sleep it was woken from.
+     */
     for (uint32_t i = 0; i < c->n_clients; i++)
         for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
             struct fio_worker *w = &c->clients[i].workers[k];
-            double pct = measured ? 100.0 * w->thread.threads[0].busy_ns / (double)measured : 0;
-            c->results[w->index].usr_cpu = pct;
-            c->results[w->index].sys_cpu = 0;
+            const struct cpu_thread *th = &w->thread.threads[0];
+            struct job_result *r = &c->results[w->index];
+            uint64_t wakes = th->wakeups - w->wakeups_at_start;
+            double busy = th->busy_ns - w->busy_ns_at_start;
+            double sys = (double)wakes * w->thread.host->p.wake_us * 1e3;
+            r->usr_cpu = measured ? 100.0 * busy / (double)measured : 0;
+            r->sys_cpu = measured ? 100.0 * sys / (double)measured : 0;
+            r->ctx = wakes;
         }
 }
 

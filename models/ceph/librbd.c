@@ -175,6 +175,24 @@ static struct fio_io *io_start(struct fio_worker *w, int ddir, uint64_t len, sim
     return io;
 }
 
+/* fio's __io_u_mark_map bucket of a batch of nr I/Os: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
+static int batch_bucket(uint32_t nr)
+{
+    int b = 0;
+    while (b < 6 && nr > (b ? 2u << b : 0u))
+        b++;
+    return b;
+}
+
+/* io_u_mark_depth's bucket of the queue depth: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
+static int depth_bucket(uint32_t d)
+{
+    int b = 0;
+    while (b < 6 && d >= (2u << b))
+        b++;
+    return b;
+}
+
 /* Issue I/Os until iodepth are in flight; runs on the fio thread, which it
    releases.  A replay port's worker (no job, replay.c) issues nothing itself. */
 static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -212,6 +230,19 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
     struct fio_io *io = io_start(w, ddir, len, now);
     io->offset = w->region_off + off;
     w->think_resumed = false;
+    if (c->measuring) {
+        /* td_io_queue of an engine without ->commit (rbd): the depth with this I/O counted
+           (cur_depth), one submit and one complete mark of 1 */
+        struct job_result *r = &c->results[w->index];
+        r->io_u_map[depth_bucket(w->inflight)]++;
+        r->io_u_submit[batch_bucket(1)]++;
+        r->io_u_complete[batch_bucket(1)]++;
+        r->total_submit++;
+        r->total_complete++;
+    }
+    if (c->io_obs.issued)
+        c->io_obs.issued(c->io_obs.ctx, &(struct cluster_io_event){.job = w->index, .ddir = ddir, .offset = io->offset,
+                                                                  .len = len, .t_issue = now});
     cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
 }
 
@@ -232,6 +263,11 @@ static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
     }
     if (io->ddir == FIO_DDIR_WRITE && io->st[STAGE_COUNT])
         cluster_account_stages(c, io);
+    if (c->io_obs.completed)
+        c->io_obs.completed(c->io_obs.ctx, &(struct cluster_io_event){.job = w->index, .ddir = io->ddir,
+                                                                     .offset = io->offset, .len = io->len,
+                                                                     .t_issue = io->t_issue,
+                                                                     .t_submitted = io->t_submitted, .t_done = now});
 }
 
 static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -240,10 +276,24 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     struct fio_worker *w = io->w;
     struct cluster *c = w->cl->c;
     sim_time_t now = sim_now(s);
+    /* td_io_getevents: the rbd engine's getevents returns every completion
+       waiting when the fio thread reaps (at least one, at most iodepth), so the
+       completions queued behind this one are reaped with it, in one batch */
+    w->completions_queued--;
+    bool batch_start = w->reap_left == 0;
+    if (batch_start)
+        w->reap_left = 1 + w->completions_queued;
+    w->reap_left--;
     /* fio stamps the completion when it reaps it; after ramp_time every
        completion counts, also of I/Os issued during the ramp (no survivor bias) */
-    if (c->measuring)
+    if (c->measuring) {
+        if (batch_start && w->job) {
+            struct job_result *r = &c->results[w->index];
+            r->io_u_complete[batch_bucket(1 + w->completions_queued)]++;
+            r->total_complete++;
+        }
         record_io(c, io, now);
+    }
     if (!w->job)
         replay_io_done(w, io, now);
     w->inflight--;
@@ -270,8 +320,10 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
         memcpy(io->rep, rop->t_rep, sizeof io->rep);
     }
     SIM_ASSERT(io->parts > 0);
-    if (--io->parts == 0)
+    if (--io->parts == 0) {
+        io->w->completions_queued++;
         cpu_pool_submit(&io->w->thread, CPU_PRIO_NORMAL, fio_complete_item, io, 0);
+    }
 }
 
 /* ---- librbd ---- */

@@ -150,6 +150,7 @@ struct cpu_thread {
     void *cont_obj;
     uint64_t cont_arg;
     double busy_ns;            /* CPU time this thread used (since reset) */
+    uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
     gsl_rng *rng;              /* its work-time jitter: one stream per thread, so that a
                                   change elsewhere never reorders this thread's draws */
 };
