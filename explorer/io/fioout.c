@@ -353,7 +353,8 @@ static void plist_make(struct plist *pl, const struct fioout_opts *o)
 
 /* ---- JSON ---- */
 
-static void lat_json(cJSON *parent, const char *name, const struct hist *h, const struct plist *pl)
+static void lat_json(cJSON *parent, const char *name, const struct hist *h, const struct plist *pl,
+                     bool bins)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     add_int(o, "min", h->n ? h->min : 0);
@@ -370,11 +371,19 @@ static void lat_json(cJSON *parent, const char *name, const struct hist *h, cons
             snprintf(key, sizeof key, "%f", pl->p[i]);
             add_int(p, key, v[i]);
         }
+        if (bins) { /* add_ddir_lat_json with FIO_OUTPUT_JSON_PLUS */
+            cJSON *b = cJSON_AddObjectToObject(o, "bins");
+            for (unsigned i = 0; i < HIST_PLAT_NR; i++)
+                if (h->bucket[i]) {
+                    snprintf(key, sizeof key, "%" PRIu64, hist_idx_to_val(i));
+                    add_int(b, key, h->bucket[i]);
+                }
+        }
     }
 }
 
 static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_stats *d, uint64_t runtime_ms,
-                      uint64_t agg, const struct plist *pl)
+                      uint64_t agg, const struct plist *pl, bool bins)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     uint64_t bw_bytes = runtime_ms ? d->io_bytes * 1000 / runtime_ms : 0;
@@ -388,9 +397,9 @@ static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_sta
     add_int(o, "total_ios", d->total_ios);
     add_int(o, "short_ios", 0);
     add_int(o, "drop_ios", 0);
-    lat_json(o, "slat_ns", &d->slat, NULL);
-    lat_json(o, "clat_ns", &d->clat, pl);
-    lat_json(o, "lat_ns", &d->lat, NULL);
+    lat_json(o, "slat_ns", &d->slat, NULL, false);
+    lat_json(o, "clat_ns", &d->clat, pl, bins);
+    lat_json(o, "lat_ns", &d->lat, NULL, false);
 
     uint64_t min, max;
     double mean, dev, p_of_agg = 0;
@@ -420,7 +429,7 @@ static void dist_json(cJSON *parent, const char *name, const char *const *keys, 
 static const struct job_ddir_stats zero_ddir; /* trim and sync: the model issues none */
 
 static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, const struct plist *pl,
-                       const struct fio_jobfile *jobs)
+                       const struct fio_jobfile *jobs, bool bins)
 {
     static const char *const depth_keys[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
     static const char *const batch_keys[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -433,13 +442,14 @@ static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, co
     const cJSON *job_options = jobs && j->job_index < (uint32_t)jobs->n_jobs ? jobs->job_options[j->job_index] : NULL;
     if (job_options)
         cJSON_AddItemToObject(o, "job options", cJSON_Duplicate(job_options, 1));
-    ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl);
+    ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl,
+              bins);
     ddir_json(o, "write", &j->dir[FIO_DDIR_WRITE], ddir_runtime_ms(j, FIO_DDIR_WRITE), rs->agg[FIO_DDIR_WRITE],
-              pl);
-    ddir_json(o, "trim", &zero_ddir, 0, 0, pl);
+              pl, bins);
+    ddir_json(o, "trim", &zero_ddir, 0, 0, pl, bins);
     cJSON *sync = cJSON_AddObjectToObject(o, "sync");
     add_int(sync, "total_ios", 0);
-    lat_json(sync, "lat_ns", &zero_ddir.lat, pl);
+    lat_json(sync, "lat_ns", &zero_ddir.lat, pl, bins);
 
     add_int(o, "job_runtime", job_rt_ns(j) / 1000000u);
     add_float(o, "usr_cpu", j->usr_cpu);
@@ -484,7 +494,8 @@ cJSON *fioout_json(const struct job_result *jobs, int n, const struct fioout_opt
         cJSON_AddItemToObject(root, "global options", cJSON_Duplicate(o->global_options, 1));
     cJSON *arr = cJSON_AddArrayToObject(root, "jobs");
     for (int k = 0; k < s.n; k++)
-        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl, o ? o->jobs : NULL));
+        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl, o ? o->jobs : NULL,
+                                           o && o->json_plus));
     cJSON_AddArrayToObject(root, "disk_util");
     entries_free(&s);
     return root;

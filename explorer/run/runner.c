@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "clusterjson.h"
 #include "fig_waterfall.h"
+#include "fiolog.h"
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
@@ -58,18 +59,44 @@ int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_er
     return rc;
 }
 
-int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+/* fio.txt: fio's normal report (what fio prints without --output-format). */
+static int write_fio_text(const char *dir, const struct job_result *jr, int n, const struct fioout_opts *fo,
+                          struct sim_err *err)
+{
+    char path[RUNNER_PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/fio.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot create: %s", path, strerror(errno));
+    fioout_print(f, jr, n, fo);
+    if (fclose(f) != 0)
+        return sim_errf(err, -EIO, "%s: cannot write: %s", path, strerror(errno));
+    return 0;
+}
+
+static void fio_opts_of(struct cluster *c, const struct scenario *sc, bool json_plus, struct fioout_opts *fo)
+{
+    int64_t epoch = cluster_wall_epoch_ns(c);
+    *fo = (struct fioout_opts){.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = epoch / 1000000000,
+                               .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
+                               .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
+                               .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
+                               .global_options = sc->jobs.global_options,
+                               .jobs = &sc->jobs,
+                               .json_plus = json_plus};
+}
+
+static int write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir, bool json_plus,
                                  struct sim_err *err)
 {
     int rc;
     int64_t epoch = cluster_wall_epoch_ns(c);
-    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = epoch / 1000000000,
-                             .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
-                             .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
-                             .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
-                             .global_options = sc->jobs.global_options,
-                             .jobs = &sc->jobs};
-    rc = runner_write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err);
+    struct fioout_opts fo;
+    fio_opts_of(c, sc, json_plus, &fo);
+    const struct job_result *jr = cluster_job_results(c);
+    rc = runner_write_json(dir, "fio.json", fioout_json(jr, (int)cluster_n_jobs(c), &fo), err);
+    if (rc == 0)
+        rc = write_fio_text(dir, jr, (int)cluster_n_jobs(c), &fo, err);
     if (rc < 0)
         return rc;
     sim_time_t now = sim_now(cluster_sim(c));
@@ -89,13 +116,41 @@ int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
     return 0;
 }
 
-static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                                 struct sim_err *err)
+{
+    return write_cluster_outputs(c, sc, dir, false, err);
+}
+
+static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir, bool json_plus,
                          cJSON *simjson, struct sim_err *err)
 {
-    int rc = runner_write_cluster_outputs(c, sc, dir, err);
+    int rc = write_cluster_outputs(c, sc, dir, json_plus, err);
     if (rc < 0)
         return rc;
     return runner_write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
+}
+
+/* Open the fio logs c's jobs ask for (fio's write_*_log, write_iolog) in dir; *l NULL if none. */
+static int open_fio_logs(struct cluster *c, const struct scenario *sc, const char *dir, struct fiolog **l,
+                         struct sim_err *err)
+{
+    uint32_t n = cluster_n_jobs(c);
+    const struct job_result *jr = cluster_job_results(c);
+    const struct workload_job **jobs = sim_xcalloc(n ? n : 1, sizeof *jobs);
+    const char **names = sim_xcalloc(n ? n : 1, sizeof *names);
+    for (uint32_t i = 0; i < n; i++) {
+        jobs[i] = jr[i].job_index < (uint32_t)sc->jobs.n_jobs ? &sc->jobs.jobs[jr[i].job_index] : NULL;
+        names[i] = jr[i].jobname;
+    }
+    int rc = fiolog_open(l, dir, jobs, names, n, err);
+    free(jobs);
+    free(names);
+    if (rc == 0 && *l) {
+        struct cluster_io_observer o = fiolog_observer(*l, c);
+        cluster_set_io_observer(c, &o);
+    }
+    return rc;
 }
 
 /* The headline numbers of one replication. */
@@ -280,6 +335,12 @@ int runner_check_output(const char *dir, struct sim_err *err)
     DIR *d = opendir(dir);
     if (!d)
         return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
+    /* the fio logs a run wrote (write_iolog names any file) are listed in its sim.json */
+    char sim_path[RUNNER_PATH_MAX + 64];
+    snprintf(sim_path, sizeof sim_path, "%s/sim.json", dir);
+    cJSON *simj = access(sim_path, R_OK) == 0 ? jsonu_load_file(sim_path, NULL) : NULL;
+    const cJSON *logs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(simj, "outputs_from"),
+                                                         "fio_logs");
     int rc = 0, n = 0;
     bool marker = false;
     struct dirent *e;
@@ -290,12 +351,15 @@ int runner_check_output(const char *dir, struct sim_err *err)
         bool ours = false;
         for (size_t k = 0; k < sizeof run_dir_entries / sizeof run_dir_entries[0] && !ours; k++)
             ours = fnmatch(run_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, logs) ours |= cJSON_IsString(it) && !strcmp(it->valuestring, e->d_name);
         if (!ours)
             rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim did not write: not replacing the directory "
                           "(choose another -o, or remove it yourself)", dir, e->d_name);
         marker |= !strcmp(e->d_name, "sim.json");
     }
     closedir(d);
+    cJSON_Delete(simj);
     if (rc == 0 && n > 0 && !marker)
         rc = sim_errf(err, -EEXIST, "%s: not a cephsim run directory (no sim.json): not replacing it", dir);
     return rc;
@@ -304,6 +368,14 @@ int runner_check_output(const char *dir, struct sim_err *err)
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err)
 {
+    struct runner_opts o = {.progress = progress};
+    return runner_run_opts(sc, out_dir, &o, sum, err);
+}
+
+int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct runner_opts *ro,
+                    struct run_summary *sum, struct sim_err *err)
+{
+    bool progress = ro && ro->progress;
     int reps = (int)sc->sim.replications, rc = 0;
     int ddir = summary_ddir(sc);
     /* refuse before simulating: only a directory of our own is ever replaced */
@@ -317,6 +389,10 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     cJSON_AddStringToObject(simjson, "model_id", CEPHSIM_MODEL_ID);
     cJSON_AddStringToObject(simjson, "scenario", sc->path);
     jsonu_add_u64(simjson, "seed", (uint64_t)sc->sim.seed);
+    /* fio.json, fio.txt, fio's logs and the OSDs' dumps are one replication's: say which */
+    cJSON *from = cJSON_AddObjectToObject(simjson, "outputs_from");
+    cJSON_AddNumberToObject(from, "replication", 0);
+    cJSON *from_files = cJSON_AddArrayToObject(from, "fio_logs");
     cJSON *reps_json = cJSON_AddArrayToObject(simjson, "replications");
     memset(sum, 0, sizeof *sum);
     for (int i = 0; i < reps; i++) {
@@ -329,14 +405,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
             goto out;
         }
         pc.rep = i;
-        double t0 = wallclock_s();
-        cluster_run(c, progress ? progress_cb : NULL, &pc);
-        r[i].wall_s = wallclock_s() - t0;
-        collect(c, &r[i]);
-        cJSON *rj = rep_json(&r[i]);
-        jsonu_add_u64(rj, "seed", spec.seed);
-        cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
-        cJSON_AddItemToArray(reps_json, rj);
+        struct fiolog *logs = NULL;
         if (i == 0 && out_dir) {
             snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_dir, (long)getpid());
             files_rm_tree(tmp);
@@ -345,8 +414,37 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
                 cluster_destroy(c);
                 goto out;
             }
+            jsonu_add_u64(from, "seed", spec.seed);
+            if ((rc = open_fio_logs(c, sc, tmp, &logs, err)) < 0) {
+                cluster_destroy(c);
+                goto out;
+            }
+        }
+        double t0 = wallclock_s();
+        cluster_run(c, progress ? progress_cb : NULL, &pc);
+        r[i].wall_s = wallclock_s() - t0;
+        if (logs) {
+            char *names = NULL;
+            cluster_set_io_observer(c, NULL);
+            rc = fiolog_close(logs, sim_now(cluster_sim(c)), &names, err);
+            for (char *p = names, *e; p && (e = strchr(p, '\n')); p = e + 1) {
+                *e = '\0';
+                cJSON_AddItemToArray(from_files, cJSON_CreateString(p));
+            }
+            free(names);
+            if (rc < 0) {
+                cluster_destroy(c);
+                goto out;
+            }
+        }
+        collect(c, &r[i]);
+        cJSON *rj = rep_json(&r[i]);
+        jsonu_add_u64(rj, "seed", spec.seed);
+        cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
+        cJSON_AddItemToArray(reps_json, rj);
+        if (i == 0 && out_dir) {
             /* sim.json is rewritten below once every replication is in */
-            if ((rc = write_outputs(c, sc, tmp, simjson, err)) < 0) {
+            if ((rc = write_outputs(c, sc, tmp, ro && ro->json_plus, simjson, err)) < 0) {
                 cluster_destroy(c);
                 goto out;
             }

@@ -61,6 +61,23 @@ int runner_check_output(const char *dir, struct sim_err *err);
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err);
 
+/* How runner_run_opts writes: progress as above; json_plus: fio.json as fio's
+   --output-format=json+ (clat_ns "bins"). */
+struct runner_opts {
+    bool progress;
+    bool json_plus;
+};
+
+/*
+ * runner_run with options.  The output directory also holds fio.txt (fio's
+ * normal report) and the files the jobs' write_lat_log, write_bw_log,
+ * write_iops_log and write_iolog ask for (fiolog.h), of the first
+ * replication, which sim.json's "outputs_from" names (replication, seed,
+ * fio_logs).
+ */
+int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct runner_opts *o,
+                    struct run_summary *sum, struct sim_err *err);
+
 /* Write j (then deleted) to dir/name atomically (jsonu_write_file). */
 int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err);
 

@@ -93,6 +93,8 @@ struct workload_job {
     bool write_lat_log, write_iops_log, write_bw_log;
     char lat_log[128], iops_log[128], bw_log[128]; /* log file prefixes; "" = job name */
     uint32_t log_avg_msec;
+    bool log_offset;        /* the logs' lines carry the I/O's offset (default 0) */
+    bool per_job_logs;      /* log names carry the thread number (default 1) */
     char write_iolog[256], read_iolog[256];
     bool direct;            /* recorded, no effect for rbd */
     int groupid;            /* fio add_job(): stonewall/new_group open a new group */
