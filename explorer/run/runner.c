@@ -113,6 +113,12 @@ static int write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
         if ((rc = runner_write_json(dir, name, historicops_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
             return rc;
     }
+    for (uint32_t i = 0; i < cluster_n_clients(c); i++) {
+        char name[64];
+        snprintf(name, sizeof name, "client.%u.perf.json", i);
+        if ((rc = runner_write_json(dir, name, perfdump_client(cluster_client_objecter_perf(c, i)), err)) < 0)
+            return rc;
+    }
     return 0;
 }
 
@@ -320,7 +326,8 @@ static cJSON *rep_json(const struct rep_result *r)
 
 /* The entries of a run directory: what runner_run and `cephsim plot` write there. */
 static const char *const run_dir_entries[] = {
-    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "osd.[0-9]*.historic_ops.json",
+    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "client.[0-9]*.perf.json",
+    "osd.[0-9]*.historic_ops.json",
     "osd.[0-9]*.historic_ops_by_duration.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log",
     "*_bw.[0-9]*.log", "*_iops.[0-9]*.log", "plots",
 };

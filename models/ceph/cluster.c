@@ -538,6 +538,15 @@ static void start_measuring(struct sim *s, void *obj, uint64_t arg)
     struct cluster *c = obj;
     c->measuring = true;
     c->t_measure_start = sim_now(s);
+    /* the clients' perf reset: counters from now, gauges and limits kept */
+    for (uint32_t i = 0; i < c->n_clients; i++) {
+        struct objecter_perf *p = &c->clients[i].operf;
+        struct perf_throttle to = p->throttle_ops, tb = p->throttle_bytes;
+        uint64_t active = p->op_active;
+        *p = (struct objecter_perf){.op_active = active};
+        p->throttle_ops = (struct perf_throttle){.val = to.val, .max = to.max};
+        p->throttle_bytes = (struct perf_throttle){.val = tb.val, .max = tb.max};
+    }
     /* fio's reset_all_stats after ramp_time restarts the job's rusage: its CPU and switches */
     for (uint32_t i = 0; i < c->n_clients; i++)
         for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
@@ -613,6 +622,11 @@ const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uin
     return o->store_ops->bluestore_perf ? o->store_ops->bluestore_perf(o->store) : NULL;
 }
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }
+uint32_t cluster_n_clients(const struct cluster *c) { return c->n_clients; }
+const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i)
+{
+    return &c->clients[i].operf;
+}
 uint32_t cluster_n_jobs(const struct cluster *c) { return c->n_results; }
 const struct job_result *cluster_job_results(const struct cluster *c) { return c->results; }
 

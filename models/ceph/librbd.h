@@ -128,6 +128,7 @@ struct client {
     struct cpu_pool io_context;  /* librbd rbd_op_threads */
     struct cpu_pool *msgr;       /* ms_async_op_threads, one thread each */
     struct throttle objecter;    /* objecter_inflight_ops / _op_bytes */
+    struct objecter_perf operf;  /* its Objecter's perf counters (perfcounters.h) */
     struct fio_worker *workers;
     uint32_t n_workers;
     uint64_t next_tid;
