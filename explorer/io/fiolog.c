@@ -42,7 +42,6 @@ struct job_logs {
     /* __add_samples for averaged bw/iops logs: totals and their values at the last interval */
     uint64_t bytes[FIO_DDIR_NR], blocks[FIO_DDIR_NR], stat_bytes[FIO_DDIR_NR], stat_blocks[FIO_DDIR_NR];
     uint64_t next_ms;                 /* the next interval's end */
-    uint32_t bs[FIO_DDIR_NR];         /* block size for the averaged bw/iops lines: fixed bs, else 0 */
     FILE *iolog;
     struct log_file *iolog_file;      /* shared when jobs name the same iolog */
 };
@@ -82,13 +81,6 @@ static struct log_file *open_file(struct fiolog *l, const char *name, struct sim
     l->files = sim_xrealloc(l->files, (size_t)l->n_files + 1, sizeof *l->files);
     l->files[l->n_files++] = f;
     return f;
-}
-
-/* The block size fio puts on averaged bw/iops lines: min_bs == max_bs ? bs : 0. */
-static uint32_t fixed_bs(const struct workload_job *j, int d)
-{
-    bool ranged = j->n_bssplit[d] > 0 || (j->bsrange[d][1] && j->bsrange[d][0] != j->bsrange[d][1]);
-    return ranged ? 0 : j->bs[d];
 }
 
 int fiolog_open(struct fiolog **out, const char *dir, const struct workload_job *const *slot_job,
@@ -133,8 +125,6 @@ int fiolog_open(struct fiolog **out, const char *dir, const struct workload_job 
             f->offset = j->log_offset;
             jl->log[k] = f;
         }
-        for (int d = 0; d < FIO_DDIR_NR; d++)
-            jl->bs[d] = fixed_bs(j, d);
         jl->next_ms = j->log_avg_msec;
         if (rc == 0 && j->write_iolog[0]) {
             const char *nm = base_name(j->write_iolog);
@@ -204,9 +194,9 @@ static void interval_samples(struct job_logs *jl, uint64_t now_ms, uint32_t avg)
         for (int d = 0; d < FIO_DDIR_NR; d++) {
             uint64_t db = jl->bytes[d] - jl->stat_bytes[d], dn = jl->blocks[d] - jl->stat_blocks[d];
             if (jl->log[LOG_BW] && db)
-                add_sample(jl->log[LOG_BW], jl->next_ms, db * 1000 / avg / 1024, d, jl->bs[d], 0);
+                add_sample(jl->log[LOG_BW], jl->next_ms, db * 1000 / avg / 1024, d, 0, 0);
             if (jl->log[LOG_IOPS] && dn)
-                add_sample(jl->log[LOG_IOPS], jl->next_ms, dn * 1000 / avg, d, jl->bs[d], 0);
+                add_sample(jl->log[LOG_IOPS], jl->next_ms, dn * 1000 / avg, d, 0, 0);
             jl->stat_bytes[d] = jl->bytes[d];
             jl->stat_blocks[d] = jl->blocks[d];
         }

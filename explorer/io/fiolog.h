@@ -16,7 +16,8 @@
  * I/O (stat.c add_*_sample); log_avg_msec=M logs per direction the mean of
  * each M ms window (add_log_sample, __add_stat_to_log: mean + 0.5 truncated,
  * block size and offset 0) and the bandwidth and IOPS over each M ms
- * interval (__add_samples, block size the job's when fixed).
+ * interval (__add_samples); averaged lines carry block size and offset 0
+ * (__add_stat_to_log), as fio's do.
  */
 #ifndef CEPHSIM_EXPLORER_IO_FIOLOG_H
 #define CEPHSIM_EXPLORER_IO_FIOLOG_H
