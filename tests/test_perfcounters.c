@@ -304,7 +304,15 @@ static void test_key_comparison_16_2_15(void **state)
     struct osd_perf o;
     struct bluestore_perf b;
     fill(&o, &b);
-    cJSON *ours = perfdump_osd(&o, &b);
+    struct msgr_worker_perf w[3] = {
+        {.recv_messages = 6378, .send_messages = 6387, .recv_bytes = 3562445565ull, .send_bytes = 4714895567ull,
+         .send_ns = 10434013619ull, .send_queue_lat = ls(6387, 80391620707ull)},
+        {.recv_messages = 1, .send_messages = 2, .recv_bytes = 3, .send_bytes = 4, .send_ns = 5},
+        {0}};
+    uint64_t running[3] = {75721185903ull, 7, 0};
+    cJSON *ours = perfdump_osd_msgr(&o, &b, w, running, 3);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(ours, "AsyncMessenger::Worker-0"),
+                                            "msgr_running_total_time")->valuestring, "75.721185903");
     int emitted = 0;
     const cJSON *sec;
     cJSON_ArrayForEach(sec, ours) {
@@ -318,8 +326,8 @@ static void test_key_comparison_16_2_15(void **state)
             assert_int_equal(cJSON_GetArraySize(sec), cJSON_GetArraySize(cJSON_GetObjectItem(real, sec->string)));
         emitted++;
     }
-    assert_int_equal(emitted, 8);
-    static const char *const required[] = {"throttle-osd_client_messages", "throttle-osd_client_bytes",
+    assert_int_equal(emitted, 11);
+    static const char *const required[] = {"AsyncMessenger::Worker-2", "throttle-osd_client_messages", "throttle-osd_client_bytes",
                                            "throttle-bluestore_throttle_bytes", "rocksdb",
                                            "finisher-commit_finisher", "osd", "bluestore"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)

@@ -518,7 +518,9 @@ static void test_equal_series_share_a_line(void **state)
     struct sim_err err = {0};
     assert_int_equal(plot_dir(&o, &err), 0);
     char *gp = read_file(out, "iops-vs-iodepth.gp");
-    assert_non_null(strstr(gp, "index 0 using 2:3:4 with yerrorlines lt 1 title \"plain\\n= flattened\\n= fixed\""));
+    assert_non_null(strstr(gp, "index 0 using 2:3:4 with yerrorlines lt 1 title \"plain\", \\\n"
+                               "     keyentry with lines lc bgnd title \"  = flattened\", \\\n"
+                               "     keyentry with lines lc bgnd title \"  = fixed\""));
     assert_non_null(strstr(gp, "index 1 using 2:3:4 with yerrorlines lt 2 title \"broken\""));
     assert_non_null(strstr(gp, "index 3 using 2:3:4 with yerrorlines lt 4 title \"partial\""));
     assert_null(strstr(gp, "index 2 using"));

@@ -191,9 +191,36 @@ cJSON *perfdump_client(const struct objecter_perf *p)
     return root;
 }
 
+/* A time counter (not an average): seconds "%d.%09d". */
+static void add_time_total(cJSON *s, const char *key, uint64_t ns)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+    add_raw_number(s, key, buf, (double)ns / 1e9);
+}
+
 cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs)
 {
+    return perfdump_osd_msgr(osd, bs, NULL, NULL, 0);
+}
+
+cJSON *perfdump_osd_msgr(const struct osd_perf *osd, const struct bluestore_perf *bs,
+                         const struct msgr_worker_perf *w, const uint64_t *running_ns, uint32_t n_workers)
+{
     cJSON *root = cJSON_CreateObject();
+    /* "AsyncMessenger::Worker-N" sorts first (upper case) */
+    for (uint32_t i = 0; w && i < n_workers; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "AsyncMessenger::Worker-%u", i);
+        cJSON *s = cJSON_AddObjectToObject(root, name);
+        add_u64(s, "msgr_recv_messages", w[i].recv_messages);
+        add_u64(s, "msgr_send_messages", w[i].send_messages);
+        add_u64(s, "msgr_recv_bytes", w[i].recv_bytes);
+        add_u64(s, "msgr_send_bytes", w[i].send_bytes);
+        add_time_total(s, "msgr_running_total_time", running_ns ? running_ns[i] : 0);
+        add_time_total(s, "msgr_running_send_time", w[i].send_ns);
+        perfdump_add_time(s, "msgr_send_messages_queue_lat", &w[i].send_queue_lat);
+    }
     if (bs)
         cJSON_AddItemToObject(root, "bluestore", bluestore_section(bs));
     if (osd || bs) {

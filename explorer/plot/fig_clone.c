@@ -3,8 +3,8 @@
  *   iops-vs-iodepth  clone-serialisation.json: IOPS ± 95 % CI vs iodepth per
  *                    image kind / guard design / release, one panel per access
  *                    pattern (workloads "<pattern> qd<iodepth>"), log-log;
- *                    variants with equal results share one line, whose key
- *                    entry names them all ("plain\n= flattened").
+ *                    variants with equal results share one line, with a key
+ *                    line for each ("plain", "  = flattened").
  *   copyup           copyup.json: first-write (copy-up) latency per guard
  *                    design, as bars (fig_bars.c); the first row an image
  *                    without parent.
@@ -198,16 +198,17 @@ static int draw_iops(const struct figure *fg, const struct study_table *s, struc
             fprintf(gp, "%s\"%s.dat\" index %d using 2:3:4 with yerrorlines lt %d ", drawn++ ? ", \\\n     " : "",
                     fg->name, p * nv + v, v % FIGURE_N_LINETYPES + 1);
             if (p == np - 1) {
-                char *title = sim_xstrdup(vars[v]);
+                fputs("title ", gp);
+                plot_gp_str(gp, '"', vars[v]);
+                /* the variants it stands for, one key line each under it (a sample drawn in the
+                   background colour: text only; multi-line titles would overprint the next entry) */
                 for (int w = v + 1; w < nv; w++)
                     if (same[w] == v) {
-                        char *t = plot_asprintf("%s\n= %s", title, vars[w]);
-                        free(title);
-                        title = t;
+                        char *t = plot_asprintf("  = %s", vars[w]);
+                        fputs(", \\\n     keyentry with lines lc bgnd title ", gp);
+                        plot_gp_str(gp, '"', t);
+                        free(t);
                     }
-                fputs("title ", gp);
-                plot_gp_str(gp, '"', title);
-                free(title);
             } else {
                 fputs("notitle", gp);
             }

@@ -103,7 +103,12 @@ static int write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         char name[64];
         snprintf(name, sizeof name, "osd.%u.perf.json", i);
-        rc = runner_write_json(dir, name, perfdump_osd(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err);
+        const struct msgr_worker_perf *mw;
+        uint64_t running[64];
+        uint32_t nw = cluster_osd_msgr_workers(c, i, &mw, running, 64);
+        nw = nw < 64 ? nw : 64;
+        rc = runner_write_json(dir, name, perfdump_osd_msgr(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i),
+                                                            mw, running, nw), err);
         if (rc < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);

@@ -623,6 +623,18 @@ const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uin
 }
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }
 uint32_t cluster_n_clients(const struct cluster *c) { return c->n_clients; }
+
+uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const struct msgr_worker_perf **perf,
+                                  uint64_t *running_ns, uint32_t max)
+{
+    const struct osd *o = &c->osds[osd];
+    *perf = o->msgr_perf;
+    if (!o->msgr_perf)
+        return 0;
+    for (uint32_t i = 0; running_ns && i < o->n_msgr && i < max; i++)
+        running_ns[i] = (uint64_t)(o->msgr[i].threads[0].busy_ns - o->msgr_perf[i].busy_ns_at_reset);
+    return o->n_msgr;
+}
 const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i)
 {
     return &c->clients[i].operf;

@@ -154,6 +154,11 @@ const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd)
 uint32_t cluster_n_jobs(const struct cluster *c);
 /* librbd clients (one per fio job clone) and their Objecter's counters. */
 uint32_t cluster_n_clients(const struct cluster *c);
+/* OSD osd's AsyncMessenger workers (none for Crimson): their counters, and each one's CPU time
+   since the reset in running_ns (the caller's array of at least the returned count, or NULL). */
+struct msgr_worker_perf;
+uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const struct msgr_worker_perf **perf,
+                                  uint64_t *running_ns, uint32_t max);
 struct objecter_perf;
 const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i);
 const struct job_result *cluster_job_results(const struct cluster *c);

@@ -178,6 +178,7 @@ static void op_rx_throttled(struct sim *s, struct cpu_thread *th, void *obj, uin
     osd_track(op, "throttled");
     osd_track(op, "header_read");
     double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
+    msgr_count_rx(c, th, op->bytes + MSG_HEADER_BYTES);
     cpu_exec(th, cost, op_rx_done, op, 0);
 }
 
@@ -693,6 +694,8 @@ void osd_reset_stats(struct osd *o)
     o->perf.numpg_replica = repl;
     o->perf.op_wip = wip;
     o->store_ops->reset_stats(o->store);
+    for (uint32_t i = 0; o->msgr_perf && i < o->n_msgr; i++)
+        o->msgr_perf[i] = (struct msgr_worker_perf){.busy_ns_at_reset = o->msgr[i].threads[0].busy_ns};
     optracker_reset(&o->tracker);
     nvme_reset_stats(&o->dev);
 }

@@ -80,6 +80,22 @@ struct bluestore_perf {
 };
 
 /*
+ * One AsyncMessenger worker's counters (src/msg/async/Stack.h, section
+ * "AsyncMessenger::Worker-N" of an OSD's dump): messages and bytes it wrote
+ * and read, msgr_running_total_time (the worker thread's CPU since the
+ * reset), msgr_running_send_time (its message writes),
+ * msgr_send_messages_queue_lat (a message's wait from send_message until
+ * the worker writes it).  The model keeps no connection counts, no recv or
+ * fast-dispatch split and no ack frames: those keys are absent.
+ */
+struct msgr_worker_perf {
+    uint64_t recv_messages, send_messages, recv_bytes, send_bytes;
+    uint64_t send_ns;
+    double busy_ns_at_reset;        /* the thread's busy_ns when the counters were reset */
+    struct lat_sum send_queue_lat;
+};
+
+/*
  * A librbd client's Objecter counters (src/osdc/Objecter.cc Objecter::init,
  * section "objecter" of the client's `perf dump`): ops submitted, sent and
  * replied, by kind (op_r / op_w / op_rmw from the op's read and write flags)

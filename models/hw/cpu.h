@@ -166,6 +166,7 @@ struct cpu_pool {
     struct cpu_item **item_blocks;
     uint32_t n_item_blocks;
     uint64_t items_run;
+    void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
 };
 
 /* Set up a host; its tables live until sim_destroy. */
