@@ -724,6 +724,23 @@ static void test_mixed_run_and_logs(void **state)
     /* a rerun replaces the directory, logs and all */
     run_jobs(dir, mixed_jobs, 0.1, &sum);
     files_rm_tree(dir);
+
+    /* a log named like another output is refused before anything is written */
+    char dir2[] = "/tmp/cephsim_test_fioout.XXXXXX";
+    assert_non_null(mkdtemp(dir2));
+    struct scenario sc;
+    if (scenario_load(&sc, NULL, "{\"cluster\": {\"hosts\": 3, \"osds_per_host\": 1}, \"pool\": {\"pg_num\": 32},"
+                      " \"sim\": {\"duration_s\": 0.1, \"replications\": 1}, \"clients\": {\"jobs\": "
+                      "\"[w]\\nioengine=rbd\\npool=rbd\\nrbdname=img\\nrw=randwrite\\nwrite_iolog=fio.json\\n\"}}",
+                      "inline.json", NULL, 0, &err) < 0)
+        fail_msg("scenario_load: %s", err.msg);
+    char out[600];
+    snprintf(out, sizeof out, "%s/run", dir2);
+    assert_true(runner_run(&sc, out, false, &sum, &err) < 0);
+    assert_non_null(strstr(err.msg, "fio log 'fio.json'"));
+    assert_int_equal(access(out, F_OK), -1);
+    scenario_free(&sc);
+    files_rm_tree(dir2);
 }
 
 /*

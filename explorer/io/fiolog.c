@@ -61,9 +61,22 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* Whether name is one of the files a run directory already has for other outputs. */
+static bool run_file(const char *name)
+{
+    return !strcmp(name, "sim.json") || !strcmp(name, "fio.json") || !strcmp(name, "fio.txt") ||
+           !strcmp(name, "plots") || !strncmp(name, "osd.", 4) || !strncmp(name, "client.", 7) ||
+           !strcmp(name, "") || !strcmp(name, ".") || !strcmp(name, "..");
+}
+
 /* The file named name in l->dir, opened once however many jobs name it (fopen "a", as fio). */
 static struct log_file *open_file(struct fiolog *l, const char *name, struct sim_err *err)
 {
+    if (run_file(name)) {
+        sim_errf(err, -EINVAL, "fio log '%s': the name of one of the run's other outputs (choose another "
+                 "write_*_log prefix or write_iolog name)", name);
+        return NULL;
+    }
     for (uint32_t i = 0; i < l->n_files; i++)
         if (!strcmp(l->files[i]->name, name))
             return l->files[i];
