@@ -521,6 +521,29 @@ static void test_print(void **state)
         if (!strstr(buf, want[i]))
             fail_msg("missing in the summary:\n%s\n--- summary ---\n%s", want[i], buf);
     assert_null(strstr(buf, "  read:"));
+    assert_null(strstr(buf, "Starting")); /* no job file given: no preamble */
+    free(buf);
+
+    /* with the job file: add_job's line per job ("..." for numjobs clones), the version, "Starting",
+       then the results with the job's description */
+    struct workload_job wj = {.rw = FIO_RW_RANDWRITE, .bs = {4096, 131072}, .kb_base = 1024, .iodepth = 1,
+                              .numjobs = 2};
+    snprintf(wj.name, sizeof wj.name, "randw-qd1");
+    snprintf(wj.ioengine, sizeof wj.ioengine, "rbd");
+    snprintf(wj.description, sizeof wj.description, "the QD=1 job");
+    struct fio_jobfile jf = {.jobs = &wj, .n_jobs = 1};
+    o.jobs = &jf;
+    o.fio_version = "fio-3.33";
+    f = open_memstream(&buf, &len);
+    fioout_print(f, j, 1, &o);
+    fclose(f);
+    static const char *const head =
+        "randw-qd1: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 128KiB-128KiB, (T) 128KiB-128KiB, ioengine=rbd, "
+        "iodepth=1\n...\nfio-3.33\nStarting 2 processes\n\n"
+        "randw-qd1: (groupid=0, jobs=1): err= 0: pid=0: Mon Nov 30 14:21:52 2026\n  Description  : [the QD=1 job]\n"
+        "  write: IOPS=524";
+    if (strncmp(buf, head, strlen(head)))
+        fail_msg("preamble:\n%s\n--- got ---\n%.400s", head, buf);
     free(buf);
     free(j);
 }

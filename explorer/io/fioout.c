@@ -663,11 +663,14 @@ static void show_lat(FILE *f, const double *v, int nr, const char *msg)
 }
 
 static void show_job(FILE *f, const struct job_result *j, int members, const struct group_rs *rs,
-                     const struct plist *pl, const char *when)
+                     const struct plist *pl, const char *when, const struct fio_jobfile *jobs)
 {
     if (!total_ios(j))
         return;
     fprintf(f, "%s: (groupid=%d, jobs=%d): err= 0: pid=0: %s\n", j->jobname, j->groupid, members, when);
+    const struct workload_job *wj = jobs && j->job_index < (uint32_t)jobs->n_jobs ? &jobs->jobs[j->job_index] : NULL;
+    if (wj && wj->description[0])
+        fprintf(f, "  Description  : [%s]\n", wj->description);
     show_ddir(f, j, FIO_DDIR_READ, rs, pl);
     show_ddir(f, j, FIO_DDIR_WRITE, rs, pl);
     double ns[10], us[10], ms[12], dist[7];
@@ -716,6 +719,55 @@ static void show_group(FILE *f, const struct group_rs *g)
     }
 }
 
+/* fio's ddir_str of a job's rw. */
+static const char *rw_name(enum fio_rw rw)
+{
+    static const char *const names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+    return (unsigned)rw < sizeof names / sizeof names[0] ? names[rw] : "?";
+}
+
+/* A direction's block size range as add_job prints it: num2str(min)-num2str(max) (bsrange or
+   bssplit bounds, else bs). */
+static void bs_range(const struct workload_job *j, int d, char *lo, char *hi, size_t n)
+{
+    uint32_t a = j->bs[d], b = j->bs[d];
+    if (j->bsrange[d][1]) {
+        a = j->bsrange[d][0];
+        b = j->bsrange[d][1];
+    }
+    for (int i = 0; i < j->n_bssplit[d]; i++) {
+        uint32_t v = j->bssplit[d][i].bs;
+        if (i == 0 || v < a)
+            a = v;
+        if (i == 0 || v > b)
+            b = v;
+    }
+    num2str(lo, n, a, 4, j->kb_base == 1024, "B");
+    num2str(hi, n, b, 4, j->kb_base == 1024, "B");
+}
+
+/* What fio prints before the results: init.c add_job's line per job (and "..." for its
+   numjobs clones), the version, backend.c's "Starting N process(es)". */
+static void show_preamble(FILE *f, const struct fio_jobfile *jobs, const char *version)
+{
+    uint32_t procs = 0;
+    for (int i = 0; jobs && i < jobs->n_jobs; i++) {
+        const struct workload_job *j = &jobs->jobs[i];
+        char r0[N2S_LEN], r1[N2S_LEN], w0[N2S_LEN], w1[N2S_LEN];
+        bs_range(j, FIO_DDIR_READ, r0, r1, N2S_LEN);
+        bs_range(j, FIO_DDIR_WRITE, w0, w1, N2S_LEN);
+        /* trim takes the write sizes unless set (fio: bs= sets all three) */
+        fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n", j->name,
+                j->groupid, rw_name(j->rw), r0, r1, w0, w1, w0, w1, j->ioengine, j->iodepth);
+        if (j->numjobs > 1)
+            fprintf(f, "...\n");
+        procs += j->numjobs;
+    }
+    if (!jobs)
+        return;
+    fprintf(f, "%s\nStarting %u process%s\n\n", version, procs, procs == 1 ? "" : "es");
+}
+
 void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fioout_opts *o)
 {
     char when[64];
@@ -724,8 +776,9 @@ void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fi
     plist_make(&pl, o);
     entries_build(&s, jobs, n, o && o->group_reporting);
     fmt_ctime(when, sizeof when, o ? o->timestamp_s : 0);
+    show_preamble(f, o ? o->jobs : NULL, o && o->fio_version ? o->fio_version : "cephsim");
     for (int k = 0; k < s.n; k++)
-        show_job(f, s.e[k], s.members[k], find_rs(&s, s.e[k]->groupid), &pl, when);
+        show_job(f, s.e[k], s.members[k], find_rs(&s, s.e[k]->groupid), &pl, when, o ? o->jobs : NULL);
     for (int g = 0; g < s.n_groups; g++)
         show_group(f, &s.rs[g]);
     entries_free(&s);
