@@ -16,9 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "fioout.h"
 #include "jsonu.h"
+#include "runner.h"
+#include "scenario.h"
 #include "testutil.h"
+#include "trace.h"
 
 #define REAL_FIO "../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1/fio.json"
 #define MS 1000000ull
@@ -78,6 +82,23 @@ static const struct {
     {15 * MS, 100}, {30 * MS, 40}, {300 * MS, 1},
 };
 
+/*
+ * The rusage and depth counts the model keeps for n I/Os of a QD=1 job on fio's
+ * rbd engine: one sleep and wake-up per I/O (ctx), every I/O queued at depth 1,
+ * one submit mark of 1 per I/O, one complete mark of 1 at queueing (no ->commit)
+ * and one getevents of 1 event per I/O.
+ */
+static void set_qd1_counts(struct job_result *j, uint64_t n)
+{
+    memset(j->io_u_map, 0, sizeof j->io_u_map);
+    memset(j->io_u_submit, 0, sizeof j->io_u_submit);
+    memset(j->io_u_complete, 0, sizeof j->io_u_complete);
+    j->ctx = n;
+    j->io_u_map[0] = n;
+    j->io_u_submit[1] = j->total_submit = n;
+    j->io_u_complete[1] = j->total_complete = 2 * n;
+}
+
 static struct job_result *make_job(uint32_t iodepth)
 {
     struct job_result *j = calloc(1, sizeof *j);
@@ -102,6 +123,7 @@ static struct job_result *make_job(uint32_t iodepth)
     }
     w->total_ios = w->clat.n;
     w->io_bytes = w->total_ios * 4096;
+    set_qd1_counts(j, w->total_ios);
     w->n_samples = 39;
     for (int i = 0; i < 39; i++) {
         w->bw_kib_samples[i] = i == 38 ? 2090 : 2097;
@@ -207,9 +229,17 @@ static void test_real_values_reproduced(void **state)
     assert_string_equal(cJSON_GetObjectItem(doc, "fio version")->valuestring, "cephsim");
     cJSON_Delete(doc);
 
-    /* QD=128: the ramp puts 63 I/Os below ">=64", as in the real QD=128 run (99.811968 of 33505) */
+    /* QD=128 counted from the start (no ramp_time): the queue's fill puts 1, 2, 4 ... 32 I/Os in the
+       low buckets and 33442 at >=64, as in the real QD=128 run (99.811968 % of 33505); one getevents
+       of the final drain reaped more than 64 (0.1 %, floored) among 33505 + 33384 of 1-4 */
     w->total_ios = 33505;
     j->iodepth = 128;
+    static const uint64_t map128[7] = {1, 2, 4, 8, 16, 32, 33442};
+    memcpy(j->io_u_map, map128, sizeof map128);
+    memset(j->io_u_complete, 0, sizeof j->io_u_complete);
+    j->io_u_complete[1] = 33505 + 33384;
+    j->io_u_complete[6] = 1;
+    j->total_complete = 33505 + 33385;
     doc = fioout_json(j, 1, NULL);
     job = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0);
     const cJSON *lvl = cJSON_GetObjectItem(job, "iodepth_level");
@@ -217,6 +247,9 @@ static void test_real_values_reproduced(void **state)
     static const char *const low[] = {"1", "2", "4", "8", "16", "32"};
     for (int i = 0; i < 6; i++)
         assert_string_equal(raw_text(lvl, low[i]), "0.100000");
+    const cJSON *cpl = cJSON_GetObjectItem(job, "iodepth_complete");
+    assert_string_equal(raw_text(cpl, "4"), "99.998505"); /* the capture's figures */
+    assert_string_equal(raw_text(cpl, ">=64"), "0.100000");
     assert_int_equal((int)num(job, "latency_depth"), 128);
     cJSON_Delete(doc);
     free(j);
@@ -448,6 +481,7 @@ static void test_print(void **state)
     struct job_ddir_stats *w = &j->dir[FIO_DDIR_WRITE];
     w->io_bytes = 42983424;
     w->total_ios = 10494;
+    set_qd1_counts(j, 10494);
     j->runtime_ns = 20001 * MS;
     char *buf = NULL;
     size_t len = 0;
@@ -487,8 +521,335 @@ static void test_print(void **state)
         if (!strstr(buf, want[i]))
             fail_msg("missing in the summary:\n%s\n--- summary ---\n%s", want[i], buf);
     assert_null(strstr(buf, "  read:"));
+    assert_null(strstr(buf, "Starting")); /* no job file given: no preamble */
+    free(buf);
+
+    /* with the job file: add_job's line per job ("..." for numjobs clones), the version, "Starting",
+       then the results with the job's description */
+    struct workload_job wj = {.rw = FIO_RW_RANDWRITE, .bs = {4096, 131072}, .kb_base = 1024, .iodepth = 1,
+                              .numjobs = 2};
+    snprintf(wj.name, sizeof wj.name, "randw-qd1");
+    snprintf(wj.ioengine, sizeof wj.ioengine, "rbd");
+    snprintf(wj.description, sizeof wj.description, "the QD=1 job");
+    struct fio_jobfile jf = {.jobs = &wj, .n_jobs = 1};
+    o.jobs = &jf;
+    o.fio_version = "fio-3.33";
+    f = open_memstream(&buf, &len);
+    fioout_print(f, j, 1, &o);
+    fclose(f);
+    static const char *const head =
+        "randw-qd1: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 128KiB-128KiB, (T) 128KiB-128KiB, ioengine=rbd, "
+        "iodepth=1\n...\nfio-3.33\nStarting 2 processes\n\n"
+        "randw-qd1: (groupid=0, jobs=1): err= 0: pid=0: Mon Nov 30 14:21:52 2026\n  Description  : [the QD=1 job]\n"
+        "  write: IOPS=524";
+    if (strncmp(buf, head, strlen(head)))
+        fail_msg("preamble:\n%s\n--- got ---\n%.400s", head, buf);
     free(buf);
     free(j);
+}
+
+/* ---- json+ ---- */
+
+/* clat_ns "bins": every non-empty plat bucket, keyed by its value (plat_idx_to_val), counts adding
+   up to N; none on slat/lat, none without json+. */
+static void test_json_plus_bins(void **state)
+{
+    (void)state;
+    struct job_result *j = make_job(1);
+    struct fioout_opts o = {.json_plus = true};
+    cJSON *doc = fioout_json(j, 1, &o);
+    const cJSON *wr = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "write");
+    const cJSON *bins = cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "clat_ns"), "bins");
+    assert_non_null(bins);
+    uint64_t total = 0;
+    int nonzero = 0;
+    for (unsigned i = 0; i < HIST_PLAT_NR; i++)
+        nonzero += j->dir[FIO_DDIR_WRITE].clat.bucket[i] != 0;
+    const cJSON *b;
+    uint64_t prev = 0;
+    cJSON_ArrayForEach(b, bins) {
+        char *end;
+        uint64_t v = strtoull(b->string, &end, 10);
+        assert_true(*end == '\0' && v >= prev); /* ascending values, as fio prints them */
+        prev = v;
+        unsigned idx = hist_val_to_idx(v);
+        assert_int_equal(hist_idx_to_val(idx), v);
+        assert_int_equal((uint64_t)b->valuedouble, j->dir[FIO_DDIR_WRITE].clat.bucket[idx]);
+        total += (uint64_t)b->valuedouble;
+    }
+    assert_int_equal(cJSON_GetArraySize(bins), nonzero);
+    assert_int_equal(total, mix_total());
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "slat_ns"), "bins"));
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "lat_ns"), "bins"));
+    const cJSON *rd = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "read");
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rd, "clat_ns"), "bins")); /* no samples */
+    cJSON_Delete(doc);
+    doc = fioout_json(j, 1, NULL);
+    wr = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "write");
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "clat_ns"), "bins"));
+    cJSON_Delete(doc);
+    free(j);
+}
+
+/* ---- whole runs: mixed directions, fio's logs, rusage ---- */
+
+/* A small cluster running jobs (fio job file text), into dir/run; the summary in *sum. */
+static void run_jobs(const char *dir, const char *jobs, double warmup_s, struct run_summary *sum)
+{
+    cJSON *scen = cJSON_Parse("{\"cluster\": {\"hosts\": 3, \"osds_per_host\": 1}, \"pool\": {\"pg_num\": 32},"
+                              " \"image\": {\"size_gib\": 1},"
+                              " \"sim\": {\"duration_s\": 0.5, \"replications\": 2}}");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(scen, "sim"), "warmup_s", warmup_s);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(scen, "clients"), "jobs", jobs);
+    char *text = cJSON_PrintUnformatted(scen);
+    cJSON_Delete(scen);
+    struct scenario sc;
+    struct sim_err err = {0};
+    if (scenario_load(&sc, NULL, text, "inline.json", NULL, 0, &err) < 0)
+        fail_msg("scenario_load: %s", err.msg);
+    free(text);
+    char out[600];
+    snprintf(out, sizeof out, "%s/run", dir);
+    if (runner_run(&sc, out, false, sum, &err) < 0)
+        fail_msg("runner_run: %s", err.msg);
+    scenario_free(&sc);
+}
+
+static cJSON *load_json(const char *dir, const char *name)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/run/%s", dir, name);
+    struct sim_err err = {0};
+    cJSON *j = jsonu_load_file(path, &err);
+    if (!j)
+        fail_msg("%s", err.msg);
+    return j;
+}
+
+static void load_latlog(const char *dir, const char *name, struct trace_latlog *l)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/run/%s", dir, name);
+    struct sim_err err = {0};
+    memset(l, 0, sizeof *l);
+    if (trace_latlog_load(path, TRACE_LAT_OFFSET, l, &err) < 0)
+        fail_msg("%s", err.msg);
+}
+
+static const char mixed_jobs[] =
+    "[global]\nioengine=rbd\npool=rbd\nrbdname=img\nbs=4k\niodepth=4\ntime_based=1\n"
+    "[mix]\nrw=randrw\nrwmixread=70\nwrite_lat_log=mixlat\nwrite_bw_log\nwrite_iops_log\nlog_offset=1\n"
+    "write_iolog=mix.iolog\n";
+
+/*
+ * A 70/30 randrw: the summary, sim.json and the database's flat keys keep
+ * both directions (their IOPS add up to all, reads are 70 % within 4 sigma
+ * of a binomial); fio's per-I/O logs hold one line per completion of
+ * fio.json, with fio.json's clat mean, bw = bytes * 10^6 / clat; the iolog
+ * v3 every issued I/O between add/open and close; sim.json names the logs
+ * and the replication they come from, and a rerun into the directory may
+ * replace it.
+ */
+static void test_mixed_run_and_logs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cephsim_test_fioout.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct run_summary sum;
+    run_jobs(dir, mixed_jobs, 0.1, &sum);
+    assert_int_equal(sum.ddir, RUN_DDIR_MIXED);
+    assert_true(sum.dir[FIO_DDIR_READ].present && sum.dir[FIO_DDIR_WRITE].present);
+    double r = sum.dir[FIO_DDIR_READ].iops.mean, w = sum.dir[FIO_DDIR_WRITE].iops.mean;
+    assert_true(fabs(r + w - sum.iops.mean) < 1e-6 * sum.iops.mean);
+    double ios = sum.iops.mean * 0.5 * 2, p = r / (r + w); /* 2 replications of 0.5 s */
+    assert_true(fabs(p - 0.7) < 4 * sqrt(0.7 * 0.3 / ios));
+    assert_true(sum.dir[FIO_DDIR_WRITE].lat_mean_us.mean > sum.dir[FIO_DDIR_READ].lat_mean_us.mean);
+    assert_true(sum.lat_mean_us.mean > sum.dir[FIO_DDIR_READ].lat_mean_us.mean &&
+                sum.lat_mean_us.mean < sum.dir[FIO_DDIR_WRITE].lat_mean_us.mean);
+
+    cJSON *sim = load_json(dir, "sim.json");
+    const cJSON *s = cJSON_GetObjectItem(sim, "summary");
+    assert_string_equal(cJSON_GetObjectItem(s, "direction")->valuestring, "mixed");
+    assert_true(fabs(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "read_iops"), "mean")->valuedouble - r) < 1e-9);
+    assert_true(fabs(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "write_iops"), "mean")->valuedouble - w) < 1e-9);
+    const cJSON *from = cJSON_GetObjectItem(sim, "outputs_from");
+    assert_int_equal((int)cJSON_GetObjectItem(from, "replication")->valuedouble, 0);
+    const cJSON *seed0 = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sim, "replications"), 0), "seed");
+    assert_true(cJSON_Compare(cJSON_GetObjectItem(from, "seed"), seed0, true));
+    static const char *const want[] = {"mixlat_lat.1.log", "mixlat_slat.1.log", "mixlat_clat.1.log",
+                                       "mix_bw.1.log", "mix_iops.1.log", "mix.iolog"};
+    const cJSON *logs = cJSON_GetObjectItem(from, "fio_logs");
+    assert_int_equal(cJSON_GetArraySize(logs), 6);
+    for (int i = 0; i < 6; i++)
+        assert_string_equal(cJSON_GetArrayItem(logs, i)->valuestring, want[i]);
+    cJSON_Delete(sim);
+
+    /* the logs against fio.json (the same replication) */
+    cJSON *fio = load_json(dir, "fio.json");
+    const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(fio, "jobs"), 0);
+    uint64_t n[2] = {(uint64_t)num(cJSON_GetObjectItem(job, "read"), "total_ios"),
+                     (uint64_t)num(cJSON_GetObjectItem(job, "write"), "total_ios")};
+    double clat_mean[2] = {num(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "read"), "clat_ns"), "mean"),
+                           num(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "write"), "clat_ns"), "mean")};
+    struct trace_latlog clat, lat, bw, iops;
+    load_latlog(dir, "mixlat_clat.1.log", &clat);
+    load_latlog(dir, "mixlat_lat.1.log", &lat);
+    load_latlog(dir, "mix_bw.1.log", &bw);
+    load_latlog(dir, "mix_iops.1.log", &iops);
+    assert_int_equal(clat.n, n[0] + n[1]);
+    assert_int_equal(lat.n, clat.n);
+    assert_int_equal(bw.n, clat.n);
+    assert_int_equal(iops.n, clat.n);
+    uint64_t cnt[2] = {0, 0};
+    double sumv[2] = {0, 0};
+    for (size_t i = 0; i < clat.n; i++) {
+        const struct trace_lat *c = &clat.s[i];
+        assert_true(c->ddir == 0 || c->ddir == 1);
+        cnt[c->ddir]++;
+        sumv[c->ddir] += (double)c->lat_ns;
+        assert_int_equal(c->bs, 4096);
+        assert_true(c->offset >= 0 && c->offset % 4096 == 0 && c->offset < (int64_t)1 << 30);
+        assert_true(c->t_ms <= 500 && (i == 0 || c->t_ms >= clat.s[i - 1].t_ms));
+        assert_true(lat.s[i].lat_ns > c->lat_ns && lat.s[i].offset == c->offset); /* lat = slat + clat */
+        assert_int_equal(bw.s[i].lat_ns, 4096 * 1000000ll / c->lat_ns);
+        assert_int_equal(iops.s[i].lat_ns, 1);
+    }
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(cnt[d], n[d]);
+        assert_true(fabs(sumv[d] / (double)cnt[d] - clat_mean[d]) < 1e-6 * clat_mean[d]);
+    }
+    trace_latlog_free(&clat);
+    trace_latlog_free(&lat);
+    trace_latlog_free(&bw);
+    trace_latlog_free(&iops);
+    cJSON_Delete(fio);
+
+    /* the iolog: v3, add and open first, close last, every I/O issued from t = 0 */
+    char path[700];
+    snprintf(path, sizeof path, "%s/run/mix.iolog", dir);
+    struct trace_iolog il = {0};
+    struct sim_err err = {0};
+    if (trace_iolog_load(path, &il, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(il.version, 3);
+    assert_true(il.n > n[0] + n[1]);
+    assert_int_equal(il.ios[0].act, TRACE_IO_ADD);
+    assert_int_equal(il.ios[1].act, TRACE_IO_OPEN);
+    assert_int_equal(il.ios[il.n - 1].act, TRACE_IO_CLOSE);
+    assert_true(il.ios[il.n - 1].t_ns == 600 * MS); /* warm-up + duration */
+    for (size_t i = 2; i + 1 < il.n; i++) {
+        assert_true(il.ios[i].act == TRACE_IO_READ || il.ios[i].act == TRACE_IO_WRITE);
+        assert_int_equal(il.ios[i].length, 4096);
+        assert_true(il.ios[i].t_ns >= il.ios[i - 1].t_ns);
+    }
+    trace_iolog_free(&il);
+
+    /* a rerun replaces the directory, logs and all */
+    run_jobs(dir, mixed_jobs, 0.1, &sum);
+    files_rm_tree(dir);
+
+    /* a log named like another output is refused before anything is written */
+    char dir2[] = "/tmp/cephsim_test_fioout.XXXXXX";
+    assert_non_null(mkdtemp(dir2));
+    struct scenario sc;
+    if (scenario_load(&sc, NULL, "{\"cluster\": {\"hosts\": 3, \"osds_per_host\": 1}, \"pool\": {\"pg_num\": 32},"
+                      " \"sim\": {\"duration_s\": 0.1, \"replications\": 1}, \"clients\": {\"jobs\": "
+                      "\"[w]\\nioengine=rbd\\npool=rbd\\nrbdname=img\\nrw=randwrite\\nwrite_iolog=fio.json\\n\"}}",
+                      "inline.json", NULL, 0, &err) < 0)
+        fail_msg("scenario_load: %s", err.msg);
+    char out[600];
+    snprintf(out, sizeof out, "%s/run", dir2);
+    assert_true(runner_run(&sc, out, false, &sum, &err) < 0);
+    assert_non_null(strstr(err.msg, "fio log 'fio.json'"));
+    assert_int_equal(access(out, F_OK), -1);
+    scenario_free(&sc);
+    files_rm_tree(dir2);
+}
+
+/*
+ * log_avg_msec=100: lat/clat lines are per-direction window means at
+ * elapsed >= each 100 ms boundary; bw and iops lines at each boundary carry
+ * the interval's KiB/s and IOPS, so they add back up to fio.json's bytes
+ * and I/Os (up to the truncation and the unlogged tail after the last boundary).
+ */
+static void test_averaged_logs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cephsim_test_fioout.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct run_summary sum;
+    run_jobs(dir, "[w]\nioengine=rbd\npool=rbd\nrbdname=img\nrw=randwrite\nbs=4k\niodepth=8\n"
+                  "write_lat_log=w\nwrite_bw_log=w\nwrite_iops_log=w\nlog_avg_msec=100\n", 0.1, &sum);
+    cJSON *fio = load_json(dir, "fio.json");
+    const cJSON *wr = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(fio, "jobs"), 0), "write");
+    uint64_t ios = (uint64_t)num(wr, "total_ios");
+    struct trace_latlog bw, iops, clat;
+    load_latlog(dir, "w_bw.1.log", &bw);
+    load_latlog(dir, "w_iops.1.log", &iops);
+    load_latlog(dir, "w_clat.1.log", &clat);
+    assert_int_equal(bw.n, 5); /* 100, 200, ... 500 ms */
+    assert_int_equal(iops.n, 5);
+    uint64_t got = 0;
+    for (size_t i = 0; i < iops.n; i++) {
+        assert_int_equal(iops.s[i].t_ms, 100 * (int64_t)(i + 1));
+        assert_int_equal(bw.s[i].t_ms, iops.s[i].t_ms);
+        assert_int_equal(iops.s[i].bs, 0); /* __add_stat_to_log: averaged lines carry no block size */
+        assert_int_equal(bw.s[i].lat_ns, iops.s[i].lat_ns * 4096 / 1024); /* KiB/s of 4 KiB I/Os */
+        got += (uint64_t)iops.s[i].lat_ns / 10; /* IOPS over 100 ms */
+    }
+    assert_true(got <= ios && got + ios / 20 >= ios);
+    /* clat windows: one line per 100 ms (the last at the end), means near fio's */
+    assert_true(clat.n >= 5 && clat.n <= 6);
+    double clat_mean = num(cJSON_GetObjectItem(wr, "clat_ns"), "mean");
+    for (size_t i = 0; i < clat.n; i++) {
+        assert_int_equal(clat.s[i].bs, 0);
+        assert_true(fabs((double)clat.s[i].lat_ns / clat_mean - 1) < 0.2);
+    }
+    trace_latlog_free(&bw);
+    trace_latlog_free(&iops);
+    trace_latlog_free(&clat);
+    cJSON_Delete(fio);
+    files_rm_tree(dir);
+}
+
+/*
+ * The fio thread's rusage covers the measured time only: the same job with
+ * a warm-up 5x longer reports the same usr_cpu (it counted the warm-up
+ * before: 7.00 vs 1.41); sys_cpu is ctx wake-ups at one cost each, so
+ * sys/ctx is the same at every depth; at QD=1 the thread sleeps once per
+ * I/O; every I/O is queued at depth iodepth after the warm-up.
+ */
+static void test_rusage_and_depths(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cephsim_test_fioout.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static const char qd1[] = "[w]\nioengine=rbd\npool=rbd\nrbdname=img\nrw=randwrite\nbs=4k\niodepth=1\n";
+    static const char qd8[] = "[w]\nioengine=rbd\npool=rbd\nrbdname=img\nrw=randwrite\nbs=4k\niodepth=8\n";
+    double usr[2], per_ctx[2];
+    struct run_summary sum;
+    for (int k = 0; k < 3; k++) {
+        run_jobs(dir, k == 2 ? qd8 : qd1, k == 1 ? 0.5 : 0.1, &sum);
+        cJSON *fio = load_json(dir, "fio.json");
+        const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(fio, "jobs"), 0);
+        uint64_t ios = (uint64_t)num(cJSON_GetObjectItem(job, "write"), "total_ios");
+        double ctx = num(job, "ctx");
+        if (k < 2) {
+            usr[k] = num(job, "usr_cpu");
+            per_ctx[k] = num(job, "sys_cpu") / ctx;
+            assert_true(fabs(ctx - (double)ios) <= 2); /* one sleep per I/O (± those in flight at the cut) */
+            assert_true(num(cJSON_GetObjectItem(job, "iodepth_level"), "1") == 100);
+        } else {
+            assert_true(fabs(num(job, "sys_cpu") / ctx / per_ctx[0] - 1) < 1e-4);
+            assert_true(ctx < (double)ios);
+            assert_true(num(cJSON_GetObjectItem(job, "iodepth_level"), "8") == 100);
+        }
+        assert_true(num(cJSON_GetObjectItem(job, "iodepth_submit"), "4") == 100);
+        cJSON_Delete(fio);
+    }
+    assert_true(usr[0] > 0.1 && fabs(usr[1] / usr[0] - 1) < 0.05);
+    assert_true(fabs(per_ctx[1] / per_ctx[0] - 1) < 1e-4);
+    files_rm_tree(dir);
 }
 
 int main(void)
@@ -499,6 +860,10 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_group_reporting),
         cmocka_unit_test(test_print),
+        cmocka_unit_test(test_json_plus_bins),
+        cmocka_unit_test(test_mixed_run_and_logs),
+        cmocka_unit_test(test_averaged_logs),
+        cmocka_unit_test(test_rusage_and_depths),
     };
     return cmocka_run_group_tests_name("fioout", tests, NULL, NULL);
 }

@@ -495,6 +495,46 @@ static void test_bad_inputs(void **state)
     rm_tree(dir);
 }
 
+/*
+ * iops-vs-iodepth: variants with the same IOPS at every point (within the
+ * larger CI or 0.5 %) are one line named after all of them, in their order;
+ * a variant equal at one depth only, or lacking a point, keeps its own line.
+ */
+static void test_equal_series_share_a_line(void **state)
+{
+    char *dir = strdup("/tmp/test_plot.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    /* plain = flattened (equal within the CI) = fixed (0.3 %, within 0.5 %); broken differs at qd16,
+       partial lacks qd16 */
+    write_file(dir, "clone-serialisation.json",
+               "[" ROW("plain", "seq qd1", 1663, 2) "," ROW("plain", "seq qd16", 6426, 5) ","
+               ROW("broken", "seq qd1", 1663, 2) "," ROW("broken", "seq qd16", 2346, 5) ","
+               ROW("flattened", "seq qd1", 1664, 2) "," ROW("flattened", "seq qd16", 6430, 5) ","
+               ROW("partial", "seq qd1", 1663, 2) ","
+               ROW("fixed", "seq qd1", 1668, 0) "," ROW("fixed", "seq qd16", 6410, 0) "]");
+    char out[600];
+    snprintf(out, sizeof out, "%s/figs", dir);
+    struct plot_opts o = {.dir = dir, .out_dir = out, .formats = PLOT_PNG, .render = false};
+    struct sim_err err = {0};
+    assert_int_equal(plot_dir(&o, &err), 0);
+    char *gp = read_file(out, "iops-vs-iodepth.gp");
+    assert_non_null(strstr(gp, "index 0 using 2:3:4 with yerrorlines lt 1 title \"plain\", \\\n"
+                               "     keyentry with lines lc bgnd title \"  = flattened\", \\\n"
+                               "     keyentry with lines lc bgnd title \"  = fixed\""));
+    assert_non_null(strstr(gp, "index 1 using 2:3:4 with yerrorlines lt 2 title \"broken\""));
+    assert_non_null(strstr(gp, "index 3 using 2:3:4 with yerrorlines lt 4 title \"partial\""));
+    assert_null(strstr(gp, "index 2 using"));
+    assert_null(strstr(gp, "index 4 using"));
+    free(gp);
+    /* the data keep every variant's block */
+    struct dat *d = malloc(sizeof *d);
+    read_dat(out, "iops-vs-iodepth.dat", d);
+    assert_int_equal(d->n, 9);
+    free(d);
+    rm_tree(dir);
+    free(dir);
+}
+
 /* sim.json from a build that named the stages differently: by position; a wrong count: an error. */
 static void test_renamed_stages(void **state)
 {
@@ -643,7 +683,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_waterfall_layout), cmocka_unit_test(test_text_waterfall),
         cmocka_unit_test(test_study_files),      cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_renamed_stages),
+        cmocka_unit_test(test_renamed_stages),   cmocka_unit_test(test_equal_series_share_a_line),
         cmocka_unit_test(test_usage),            cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_render),
     };

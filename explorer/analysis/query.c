@@ -333,7 +333,7 @@ static int q_best(const struct query_opts *o, struct qctx *q, FILE *out, struct 
     if (rc < 0)
         return rc;
     const struct db_metric *m = db_metric_find(o->metric);
-    int dir = o->direction ? o->direction : (!strncmp(m->name, "iops", 4) || !strncmp(m->name, "bw", 2)) ? 1 : -1;
+    int dir = o->direction ? o->direction : (strstr(m->name, "iops") || strstr(m->name, "bw_")) ? 1 : -1;
     char *ax = axes_select(q);
     char *sql = sqlite3_mprintf("SELECT %sn, \"%w\"%s%s%s, point_id FROM point_results WHERE %s AND \"%w\" IS NOT NULL "
                                 "ORDER BY \"%w\" %s, point_id LIMIT %d",

@@ -21,6 +21,7 @@
 #include "goal.h"
 #include "hwprofile.h"
 #include "import.h"
+#include "jsonu.h"
 #include "plot.h"
 #include "calibrate.h"
 #include "files.h"
@@ -46,6 +47,8 @@ static void usage(FILE *f)
             "        --set PATH=VALUE     override any scenario value (cluster.nic=25gbe, fio.iodepth=32,\n"
             "                             ceph.release=16.2.15, image.kind=clone, hw.nvme.write_latency_us=30)\n"
             "        -q, --quiet          no human summary on stdout\n"
+            "        --output-format=LIST print what fio would instead of the summary: normal (fio's text\n"
+            "                             report, also in fio.txt), json, json+ (fio.json with clat_ns bins)\n"
             "  list-params [--markdown]   every scenario parameter with unit, default and source\n"
             "  plot DIR [-o OUTDIR] [-f png|svg|both]   gnuplot figures of a run or of the studies\n"
             "  sweep GRID --db FILE [-j N] [--shard K/N] [--mpi] [-n] [-q]\n"
@@ -107,11 +110,11 @@ static int cmd_run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
         {"set", required_argument, NULL, 'S'},    {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"jobfile", required_argument, NULL, 'j'},
-        {0}};
+        {"output-format", required_argument, NULL, 'F'}, {0}};
     const char *out = NULL;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int n_sets = 0, c, rc = 0;
-    bool quiet = false;
+    bool quiet = false, fmt_normal = false, fmt_json = false, json_plus = false;
     char seedset[64], jobset[PATH_MAX + 32];
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -127,6 +130,26 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'S': sets[n_sets++] = optarg; break;
         case 'q': quiet = true; break;
+        case 'F': {
+            /* fio's --output-format: a comma-separated list */
+            char list[256];
+            snprintf(list, sizeof list, "%s", optarg);
+            for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (!strcmp(t, "normal")) {
+                    fmt_normal = true;
+                } else if (!strcmp(t, "json")) {
+                    fmt_json = true;
+                } else if (!strcmp(t, "json+")) {
+                    fmt_json = json_plus = true;
+                } else {
+                    fprintf(stderr, "cephsim run: --output-format %s: '%s' is not one of normal, json, json+%s\n",
+                            optarg, t, !strcmp(t, "terse") ? " (terse is not written)" : "");
+                    free(sets);
+                    return 2;
+                }
+            }
+            break;
+        }
         case 'h': usage(stdout); free(sets); return 0;
         default: usage(stderr); free(sets); return 2;
         }
@@ -168,8 +191,22 @@ static int cmd_run(int argc, char **argv)
                 out = dir;
             }
             struct run_summary sum;
-            rc = runner_run(&sc, out, tty, &sum, &err);
-            if (rc == 0 && !quiet) {
+            struct runner_opts ro = {.progress = tty, .json_plus = json_plus};
+            rc = runner_run_opts(&sc, out, &ro, &sum, &err);
+            if (rc == 0 && (fmt_normal || fmt_json)) {
+                /* what fio prints for these formats, in fio's order (normal, then json) */
+                const char *files[2] = {fmt_normal ? "fio.txt" : NULL, fmt_json ? "fio.json" : NULL};
+                for (int k = 0; k < 2 && rc == 0; k++) {
+                    if (!files[k])
+                        continue;
+                    char p[PATH_MAX + 16], *text = NULL;
+                    size_t len = 0;
+                    snprintf(p, sizeof p, "%s/%s", out, files[k]);
+                    if ((rc = jsonu_slurp(p, &text, &len, &err)) == 0)
+                        fwrite(text, 1, len, stdout);
+                    free(text);
+                }
+            } else if (rc == 0 && !quiet) {
                 runner_print_summary(stdout, &sc, &sum);
                 printf("  outputs: %s/\n", out);
             }

@@ -880,6 +880,8 @@ static const struct opt_def opt_table[] = {
     { .name = "write_iops_log", .type = OT_FN, .fn = opt_write_iops_log, .bare_ok = true },
     { .name = "write_bw_log", .type = OT_FN, .fn = opt_write_bw_log, .bare_ok = true },
     U32("log_avg_msec", log_avg_msec, 0, UINT32_MAX),
+    BOOL("log_offset", log_offset),
+    BOOL("per_job_logs", per_job_logs),
     STR("write_iolog", write_iolog),
     STR("read_iolog", read_iolog),
     { .name = "direct", .type = OT_BOOL, .off = J(direct), .no_effect = true },
@@ -898,7 +900,7 @@ static const struct opt_def opt_table[] = {
     IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL),
     IGN("buffer_compress_percentage", NULL), IGN("buffer_compress_chunk", NULL),
     IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL),
-    IGN("unified_rw_reporting", NULL), IGN("per_job_logs", NULL), IGN("log_offset", NULL),
+    IGN("unified_rw_reporting", NULL),
     IGN("log_prio", NULL), IGN("log_compression", NULL), IGN("unit_base", NULL),
     IGN("significant_figures", NULL), IGN("allow_file_create", NULL), IGN("create_on_open", NULL),
     { .name = "verify", .type = OT_IGNORED, .fn = check_verify },
@@ -1033,6 +1035,7 @@ static void job_defaults(struct workload_job *j)
     j->iodepth = 1;
     j->numjobs = 1;
     j->thinktime_blocks = 1;
+    j->per_job_logs = true;
     j->n_percentiles = (int)(sizeof default_percentiles / sizeof default_percentiles[0]);
     memcpy(j->percentile_list, default_percentiles, sizeof default_percentiles);
     j->clat_percentiles = true;
@@ -1587,6 +1590,10 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
             strbuf_printf(b, "%s%s%s\n", logs[i].key, logs[i].prefix[0] ? "=" : "", logs[i].prefix);
     if (j->log_avg_msec)
         strbuf_printf(b, "log_avg_msec=%u\n", j->log_avg_msec);
+    if (j->log_offset)
+        strbuf_printf(b, "log_offset=1\n");
+    if (!j->per_job_logs)
+        strbuf_printf(b, "per_job_logs=0\n");
     if (j->write_iolog[0])
         strbuf_printf(b, "write_iolog=%s\n", j->write_iolog);
     if (j->read_iolog[0])

@@ -8,7 +8,8 @@
  *   1000 / max_run (B/s);
  * - show_thread_status_json: jobname, groupid, error, eta, elapsed, "job
  *   options", read/write/trim/sync, job_runtime, usr_cpu, sys_cpu, ctx, majf,
- *   minf, iodepth_level/submit/complete (stat_calc_dist: percent, 0.1 floor),
+ *   minf, iodepth_level/submit/complete (stat_calc_dist of the io_u_map /
+ *   io_u_submit / io_u_complete the model counts: percent, 0.1 floor),
  *   latency_ns/us/ms (stat_calc_lat: percent of ios, 0.01 floor, from the
  *   clat value io_u_mark_latency sees), latency_depth/target/percentile/window
  *   (latency_qd = iodepth, latency_percentile=100);
@@ -235,19 +236,18 @@ void fioout_merge(struct job_result *a, const struct job_result *b)
         a->sys_cpu = (a->sys_cpu * (double)ja + b->sys_cpu * (double)jb) / (double)(ja + jb);
     }
     a->job_runtime_ns = ja + jb;
+    a->ctx += b->ctx; /* sum_thread_stats: ctx, io_u_map, io_u_submit/complete and their totals add */
+    for (int i = 0; i < 7; i++) {
+        a->io_u_map[i] += b->io_u_map[i];
+        a->io_u_submit[i] += b->io_u_submit[i];
+        a->io_u_complete[i] += b->io_u_complete[i];
+    }
+    a->total_submit += b->total_submit;
+    a->total_complete += b->total_complete;
     a->runtime_ns = b->runtime_ns > a->runtime_ns ? b->runtime_ns : a->runtime_ns;
 }
 
 /* ---- distributions ---- */
-
-/* io_u_mark_depth bucket of a queue depth: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
-static int depth_bucket(uint32_t d)
-{
-    int b = 0;
-    while (b < 6 && d >= (2u << b))
-        b++;
-    return b;
-}
 
 /* stat_calc_dist: percent of total, with the 0.1 floor for non-empty buckets. */
 static void calc_dist(const uint64_t *map, uint64_t total, double *out)
@@ -262,28 +262,13 @@ static void calc_dist(const uint64_t *map, uint64_t total, double *out)
     }
 }
 
-/*
- * IO depths: fio marks each submission at the current depth, so the first
- * iodepth-1 I/Os fill the lower buckets while the queue ramps up and the
- * rest land at iodepth (what the real QD=128 capture shows: 99.811968 %).
- */
+/* IO depths (io_u_map, of total_io_u: every I/O queued, each at the depth it made). */
 static void iodepth_dist(const struct job_result *j, double *out)
 {
-    uint64_t map[7] = {0}, total = total_ios(j);
-    uint32_t qd = j->iodepth ? j->iodepth : 1;
-    uint64_t ramp = qd - 1 < total ? qd - 1 : total;
-    for (uint64_t d = 1; d <= ramp; d++)
-        map[depth_bucket((uint32_t)d)]++;
-    map[depth_bucket(qd)] += total - ramp;
-    calc_dist(map, total, out);
-}
-
-/* Submit/complete batches: the rbd engine queues and reaps one I/O at a time ("4" = 1..4). */
-static void batch_dist(const struct job_result *j, double *out)
-{
-    uint64_t map[7] = {0}, total = total_ios(j);
-    map[1] = total;
-    calc_dist(map, total, out);
+    uint64_t total = 0;
+    for (int i = 0; i < 7; i++)
+        total += j->io_u_map[i];
+    calc_dist(j->io_u_map, total, out);
 }
 
 static const char *const lat_keys[12] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000",
@@ -368,7 +353,8 @@ static void plist_make(struct plist *pl, const struct fioout_opts *o)
 
 /* ---- JSON ---- */
 
-static void lat_json(cJSON *parent, const char *name, const struct hist *h, const struct plist *pl)
+static void lat_json(cJSON *parent, const char *name, const struct hist *h, const struct plist *pl,
+                     bool bins)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     add_int(o, "min", h->n ? h->min : 0);
@@ -385,11 +371,19 @@ static void lat_json(cJSON *parent, const char *name, const struct hist *h, cons
             snprintf(key, sizeof key, "%f", pl->p[i]);
             add_int(p, key, v[i]);
         }
+        if (bins) { /* add_ddir_lat_json with FIO_OUTPUT_JSON_PLUS */
+            cJSON *b = cJSON_AddObjectToObject(o, "bins");
+            for (unsigned i = 0; i < HIST_PLAT_NR; i++)
+                if (h->bucket[i]) {
+                    snprintf(key, sizeof key, "%" PRIu64, hist_idx_to_val(i));
+                    add_int(b, key, h->bucket[i]);
+                }
+        }
     }
 }
 
 static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_stats *d, uint64_t runtime_ms,
-                      uint64_t agg, const struct plist *pl)
+                      uint64_t agg, const struct plist *pl, bool bins)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     uint64_t bw_bytes = runtime_ms ? d->io_bytes * 1000 / runtime_ms : 0;
@@ -403,9 +397,9 @@ static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_sta
     add_int(o, "total_ios", d->total_ios);
     add_int(o, "short_ios", 0);
     add_int(o, "drop_ios", 0);
-    lat_json(o, "slat_ns", &d->slat, NULL);
-    lat_json(o, "clat_ns", &d->clat, pl);
-    lat_json(o, "lat_ns", &d->lat, NULL);
+    lat_json(o, "slat_ns", &d->slat, NULL, false);
+    lat_json(o, "clat_ns", &d->clat, pl, bins);
+    lat_json(o, "lat_ns", &d->lat, NULL, false);
 
     uint64_t min, max;
     double mean, dev, p_of_agg = 0;
@@ -435,7 +429,7 @@ static void dist_json(cJSON *parent, const char *name, const char *const *keys, 
 static const struct job_ddir_stats zero_ddir; /* trim and sync: the model issues none */
 
 static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, const struct plist *pl,
-                       const struct fio_jobfile *jobs)
+                       const struct fio_jobfile *jobs, bool bins)
 {
     static const char *const depth_keys[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
     static const char *const batch_keys[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -448,25 +442,27 @@ static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, co
     const cJSON *job_options = jobs && j->job_index < (uint32_t)jobs->n_jobs ? jobs->job_options[j->job_index] : NULL;
     if (job_options)
         cJSON_AddItemToObject(o, "job options", cJSON_Duplicate(job_options, 1));
-    ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl);
+    ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl,
+              bins);
     ddir_json(o, "write", &j->dir[FIO_DDIR_WRITE], ddir_runtime_ms(j, FIO_DDIR_WRITE), rs->agg[FIO_DDIR_WRITE],
-              pl);
-    ddir_json(o, "trim", &zero_ddir, 0, 0, pl);
+              pl, bins);
+    ddir_json(o, "trim", &zero_ddir, 0, 0, pl, bins);
     cJSON *sync = cJSON_AddObjectToObject(o, "sync");
     add_int(sync, "total_ios", 0);
-    lat_json(sync, "lat_ns", &zero_ddir.lat, pl);
+    lat_json(sync, "lat_ns", &zero_ddir.lat, pl, bins);
 
     add_int(o, "job_runtime", job_rt_ns(j) / 1000000u);
     add_float(o, "usr_cpu", j->usr_cpu);
     add_float(o, "sys_cpu", j->sys_cpu);
-    add_int(o, "ctx", total_ios(j)); /* one wake-up per completion (exact at QD=1 in the captures) */
+    add_int(o, "ctx", j->ctx);
     add_int(o, "majf", 0);
     add_int(o, "minf", 0);
     double dist[7], ns[10], us[10], ms[12];
     iodepth_dist(j, dist);
     dist_json(o, "iodepth_level", depth_keys, dist, 7);
-    batch_dist(j, dist);
+    calc_dist(j->io_u_submit, j->total_submit, dist);
     dist_json(o, "iodepth_submit", batch_keys, dist, 7);
+    calc_dist(j->io_u_complete, j->total_complete, dist);
     dist_json(o, "iodepth_complete", batch_keys, dist, 7);
     latency_dists(j, ns, us, ms);
     dist_json(o, "latency_ns", lat_keys, ns, 10);
@@ -498,7 +494,8 @@ cJSON *fioout_json(const struct job_result *jobs, int n, const struct fioout_opt
         cJSON_AddItemToObject(root, "global options", cJSON_Duplicate(o->global_options, 1));
     cJSON *arr = cJSON_AddArrayToObject(root, "jobs");
     for (int k = 0; k < s.n; k++)
-        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl, o ? o->jobs : NULL));
+        cJSON_AddItemToArray(arr, job_json(s.e[k], find_rs(&s, s.e[k]->groupid), &pl, o ? o->jobs : NULL,
+                                           o && o->json_plus));
     cJSON_AddArrayToObject(root, "disk_util");
     entries_free(&s);
     return root;
@@ -666,11 +663,14 @@ static void show_lat(FILE *f, const double *v, int nr, const char *msg)
 }
 
 static void show_job(FILE *f, const struct job_result *j, int members, const struct group_rs *rs,
-                     const struct plist *pl, const char *when)
+                     const struct plist *pl, const char *when, const struct fio_jobfile *jobs)
 {
     if (!total_ios(j))
         return;
     fprintf(f, "%s: (groupid=%d, jobs=%d): err= 0: pid=0: %s\n", j->jobname, j->groupid, members, when);
+    const struct workload_job *wj = jobs && j->job_index < (uint32_t)jobs->n_jobs ? &jobs->jobs[j->job_index] : NULL;
+    if (wj && wj->description[0])
+        fprintf(f, "  Description  : [%s]\n", wj->description);
     show_ddir(f, j, FIO_DDIR_READ, rs, pl);
     show_ddir(f, j, FIO_DDIR_WRITE, rs, pl);
     double ns[10], us[10], ms[12], dist[7];
@@ -679,14 +679,18 @@ static void show_job(FILE *f, const struct job_result *j, int members, const str
     show_lat(f, us, 10, "usec");
     show_lat(f, ms, 12, "msec");
     fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=0, minf=0\n", j->usr_cpu, j->sys_cpu,
-            total_ios(j));
+            j->ctx);
     iodepth_dist(j, dist);
     fprintf(f, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
             dist[0], dist[1], dist[2], dist[3], dist[4], dist[5], dist[6]);
-    batch_dist(j, dist);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            calc_dist(j->io_u_complete, j->total_complete, dist);
+        else
+            calc_dist(j->io_u_submit, j->total_submit, dist);
         fprintf(f, "     %s: 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
                 k ? "complete  " : "submit    ", dist[0], dist[1], dist[2], dist[3], dist[4], dist[5], dist[6]);
+    }
     fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=0,0,0,0 dropped=0,0,0,0\n",
             j->dir[FIO_DDIR_READ].total_ios, j->dir[FIO_DDIR_WRITE].total_ios);
     fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%" PRIu32 "\n",
@@ -715,6 +719,55 @@ static void show_group(FILE *f, const struct group_rs *g)
     }
 }
 
+/* fio's ddir_str of a job's rw. */
+static const char *rw_name(enum fio_rw rw)
+{
+    static const char *const names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+    return (unsigned)rw < sizeof names / sizeof names[0] ? names[rw] : "?";
+}
+
+/* A direction's block size range as add_job prints it: num2str(min)-num2str(max) (bsrange or
+   bssplit bounds, else bs). */
+static void bs_range(const struct workload_job *j, int d, char *lo, char *hi, size_t n)
+{
+    uint32_t a = j->bs[d], b = j->bs[d];
+    if (j->bsrange[d][1]) {
+        a = j->bsrange[d][0];
+        b = j->bsrange[d][1];
+    }
+    for (int i = 0; i < j->n_bssplit[d]; i++) {
+        uint32_t v = j->bssplit[d][i].bs;
+        if (i == 0 || v < a)
+            a = v;
+        if (i == 0 || v > b)
+            b = v;
+    }
+    num2str(lo, n, a, 4, j->kb_base == 1024, "B");
+    num2str(hi, n, b, 4, j->kb_base == 1024, "B");
+}
+
+/* What fio prints before the results: init.c add_job's line per job (and "..." for its
+   numjobs clones), the version, backend.c's "Starting N process(es)". */
+static void show_preamble(FILE *f, const struct fio_jobfile *jobs, const char *version)
+{
+    uint32_t procs = 0;
+    for (int i = 0; jobs && i < jobs->n_jobs; i++) {
+        const struct workload_job *j = &jobs->jobs[i];
+        char r0[N2S_LEN], r1[N2S_LEN], w0[N2S_LEN], w1[N2S_LEN];
+        bs_range(j, FIO_DDIR_READ, r0, r1, N2S_LEN);
+        bs_range(j, FIO_DDIR_WRITE, w0, w1, N2S_LEN);
+        /* trim takes the write sizes unless set (fio: bs= sets all three) */
+        fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n", j->name,
+                j->groupid, rw_name(j->rw), r0, r1, w0, w1, w0, w1, j->ioengine, j->iodepth);
+        if (j->numjobs > 1)
+            fprintf(f, "...\n");
+        procs += j->numjobs;
+    }
+    if (!jobs)
+        return;
+    fprintf(f, "%s\nStarting %u process%s\n\n", version, procs, procs == 1 ? "" : "es");
+}
+
 void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fioout_opts *o)
 {
     char when[64];
@@ -723,8 +776,9 @@ void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fi
     plist_make(&pl, o);
     entries_build(&s, jobs, n, o && o->group_reporting);
     fmt_ctime(when, sizeof when, o ? o->timestamp_s : 0);
+    show_preamble(f, o ? o->jobs : NULL, o && o->fio_version ? o->fio_version : "cephsim");
     for (int k = 0; k < s.n; k++)
-        show_job(f, s.e[k], s.members[k], find_rs(&s, s.e[k]->groupid), &pl, when);
+        show_job(f, s.e[k], s.members[k], find_rs(&s, s.e[k]->groupid), &pl, when, o ? o->jobs : NULL);
     for (int g = 0; g < s.n_groups; g++)
         show_group(f, &s.rs[g]);
     entries_free(&s);

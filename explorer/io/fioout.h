@@ -27,6 +27,8 @@ struct fioout_opts {
     bool group_reporting;
     const cJSON *global_options; /* borrowed, may be NULL */
     const struct fio_jobfile *jobs; /* borrowed, may be NULL: "job options" of job_result.job_index */
+    bool json_plus;            /* --output-format=json+: clat_ns "bins", each non-empty bucket's
+                                  value (plat_idx_to_val) -> count, as fio_jsonplus_clat2csv reads */
 };
 
 /*
@@ -38,7 +40,8 @@ struct fioout_opts {
  */
 cJSON *fioout_json(const struct job_result *jobs, int n, const struct fioout_opts *o);
 
-/* Print fio's human summary (per job or group: IOPS, BW, lat/clat stats, percentiles). */
+/* Print fio's human summary, --output-format=normal (per job or group: IOPS, BW, lat/clat
+   stats, percentiles, CPU, depths; then the groups' run status). */
 void fioout_print(FILE *f, const struct job_result *jobs, int n, const struct fioout_opts *o);
 
 /*

@@ -9,7 +9,15 @@
  *   with S and A printed "%" PRId64 ".%09" PRId64 (seconds, 9 decimals) and
  *   A = sum_ns / avgcount in integer nanoseconds (0.000000000 when N = 0);
  * - sections come out sorted by name like PerfCountersCollection's set
- *   ("bluestore" < "cephsim" < "osd"), keys in the logger's order.
+ *   ("bluestore" < "cephsim" < "finisher-*" < "osd" < "rocksdb" <
+ *   "throttle-*"), keys in the logger's order;
+ * - throttle-osd_client_messages / _bytes, throttle-bluestore_throttle_bytes
+ *   (Throttle.cc's 12 counters), finisher-commit_finisher and
+ *   finisher-objecter-finisher-0 (idle, as on the client op path of a real
+ *   OSD), rocksdb's submit_latency and submit_sync_latency; sections of a
+ *   16.2.15 OSD the model has no counterpart for are absent (bluefs,
+ *   mempool, recoverystate_perf, bluestore-pricache*, the heartbeat and
+ *   cluster dispatch throttlers, the OSD's own objecter, cct).
  * Per class, op_r has only op_r_out_bytes and op_w only op_w_in_bytes, as in
  * the real dump.  Counters only the model has go to a "cephsim" section.
  */
@@ -118,9 +126,101 @@ static cJSON *bluestore_section(const struct bluestore_perf *b)
     return s;
 }
 
-cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs)
+/* Throttle's logger (Throttle::Throttle, l_throttle_* in order). */
+static void add_throttle(cJSON *root, const char *name, const struct perf_throttle *t)
+{
+    char key[128];
+    snprintf(key, sizeof key, "throttle-%s", name);
+    cJSON *s = cJSON_AddObjectToObject(root, key);
+    add_u64(s, "val", t->val);
+    add_u64(s, "max", t->max);
+    add_u64(s, "get_started", t->get_started);
+    add_u64(s, "get", t->get);
+    add_u64(s, "get_sum", t->get_sum);
+    add_u64(s, "get_or_fail_fail", t->get_or_fail_fail);
+    add_u64(s, "get_or_fail_success", t->get_or_fail_success);
+    add_u64(s, "take", 0);
+    add_u64(s, "take_sum", 0);
+    add_u64(s, "put", t->put);
+    add_u64(s, "put_sum", t->put_sum);
+    perfdump_add_time(s, "wait", &t->wait);
+}
+
+/* A Finisher's logger (queue_len, complete_latency): the OSD's commit_finisher and its
+   objecter's finisher, which the client op path does not use (Pacific completes commits
+   on the shard's thread: ContextQueue / handle_oncommits), in the model as in the OSD. */
+static void add_idle_finisher(cJSON *root, const char *name)
+{
+    static const struct lat_sum none;
+    cJSON *s = cJSON_AddObjectToObject(root, name);
+    add_u64(s, "queue_len", 0);
+    perfdump_add_time(s, "complete_latency", &none);
+}
+
+/* A u64 average (PERFCOUNTER_U64 | PERFCOUNTER_LONGRUNAVG): {"avgcount": n, "sum": s}. */
+static void add_u64_avg(cJSON *s, const char *key, const struct lat_sum *l)
+{
+    cJSON *o = cJSON_AddObjectToObject(s, key);
+    add_u64(o, "avgcount", l->avgcount);
+    add_u64(o, "sum", l->sum_ns);
+}
+
+cJSON *perfdump_client(const struct objecter_perf *p)
 {
     cJSON *root = cJSON_CreateObject();
+    cJSON *s = cJSON_AddObjectToObject(root, "objecter");
+    add_u64(s, "op_active", p->op_active);
+    add_u64(s, "op_send", p->op_send);
+    add_u64(s, "op_send_bytes", p->op_send_bytes);
+    add_u64(s, "op_resend", 0);
+    add_u64(s, "op_reply", p->op_reply);
+    add_u64_avg(s, "oplen_avg", &p->oplen_avg);
+    add_u64(s, "op", p->op);
+    add_u64(s, "op_r", p->op_r);
+    add_u64(s, "op_w", p->op_w);
+    add_u64(s, "op_rmw", p->op_rmw);
+    add_u64(s, "osdop_stat", p->osdop_stat);
+    add_u64(s, "osdop_read", p->osdop_read);
+    add_u64(s, "osdop_write", p->osdop_write);
+    add_u64(s, "osdop_writefull", p->osdop_writefull);
+    add_u64(s, "osdop_call", p->osdop_call);
+    add_u64(s, "osdop_notify", p->osdop_notify);
+    add_u64(s, "osdop_other", p->osdop_other);
+    add_throttle(root, "objecter_bytes", &p->throttle_bytes);
+    add_throttle(root, "objecter_ops", &p->throttle_ops);
+    return root;
+}
+
+/* A time counter (not an average): seconds "%d.%09d". */
+static void add_time_total(cJSON *s, const char *key, uint64_t ns)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+    add_raw_number(s, key, buf, (double)ns / 1e9);
+}
+
+cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs)
+{
+    return perfdump_osd_msgr(osd, bs, NULL, NULL, 0);
+}
+
+cJSON *perfdump_osd_msgr(const struct osd_perf *osd, const struct bluestore_perf *bs,
+                         const struct msgr_worker_perf *w, const uint64_t *running_ns, uint32_t n_workers)
+{
+    cJSON *root = cJSON_CreateObject();
+    /* "AsyncMessenger::Worker-N" sorts first (upper case) */
+    for (uint32_t i = 0; w && i < n_workers; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "AsyncMessenger::Worker-%u", i);
+        cJSON *s = cJSON_AddObjectToObject(root, name);
+        add_u64(s, "msgr_recv_messages", w[i].recv_messages);
+        add_u64(s, "msgr_send_messages", w[i].send_messages);
+        add_u64(s, "msgr_recv_bytes", w[i].recv_bytes);
+        add_u64(s, "msgr_send_bytes", w[i].send_bytes);
+        add_time_total(s, "msgr_running_total_time", running_ns ? running_ns[i] : 0);
+        add_time_total(s, "msgr_running_send_time", w[i].send_ns);
+        perfdump_add_time(s, "msgr_send_messages_queue_lat", &w[i].send_queue_lat);
+    }
     if (bs)
         cJSON_AddItemToObject(root, "bluestore", bluestore_section(bs));
     if (osd || bs) {
@@ -132,7 +232,22 @@ cJSON *perfdump_osd(const struct osd_perf *osd, const struct bluestore_perf *bs)
         if (bs)
             add_u64(c, "kv_batches", bs->kv_batches);
     }
-    if (osd)
+    if (osd) {
+        add_idle_finisher(root, "finisher-commit_finisher");
+        add_idle_finisher(root, "finisher-objecter-finisher-0");
         cJSON_AddItemToObject(root, "osd", osd_section(osd));
+    }
+    if (bs) {
+        /* RocksDBStore's logger: only the submits have a counterpart (no gets: onodes stay cached;
+           no compactions) */
+        cJSON *r = cJSON_AddObjectToObject(root, "rocksdb");
+        perfdump_add_time(r, "submit_latency", &bs->rocksdb_submit_latency);
+        perfdump_add_time(r, "submit_sync_latency", &bs->rocksdb_submit_sync_latency);
+        add_throttle(root, "bluestore_throttle_bytes", &bs->throttle_bytes);
+    }
+    if (osd) {
+        add_throttle(root, "osd_client_bytes", &osd->client_bytes);
+        add_throttle(root, "osd_client_messages", &osd->client_messages);
+    }
     return root;
 }

@@ -2,7 +2,9 @@
  * fig_clone.c - the clone study's figures.
  *   iops-vs-iodepth  clone-serialisation.json: IOPS ± 95 % CI vs iodepth per
  *                    image kind / guard design / release, one panel per access
- *                    pattern (workloads "<pattern> qd<iodepth>"), log-log.
+ *                    pattern (workloads "<pattern> qd<iodepth>"), log-log;
+ *                    variants with equal results share one line, with a key
+ *                    line for each ("plain", "  = flattened").
  *   copyup           copyup.json: first-write (copy-up) latency per guard
  *                    design, as bars (fig_bars.c); the first row an image
  *                    without parent.
@@ -44,7 +46,39 @@ static const char *pattern_title(const char *p, size_t n)
     return NULL;
 }
 
-/* One panel per access pattern, one line per variant, log-log. */
+/* The row of variant v at pattern p and depth, or -1. */
+static int row_at(const int *rp, const int *rv, const long *rdp, int n, int p, int v, long depth)
+{
+    for (int i = 0; i < n; i++)
+        if (rp[i] == p && rv[i] == v && rdp[i] == depth)
+            return i;
+    return -1;
+}
+
+/*
+ * Whether variants u and v give the same IOPS at every pattern and depth
+ * (the same points, each within the larger CI half-width or 0.5 %): drawn
+ * apart they would lie on top of each other and hide all but the last.
+ */
+static bool same_series(const struct study_table *s, const int *rp, const int *rv, const long *rdp, int np,
+                        const long *depths, int nd, int u, int v)
+{
+    for (int p = 0; p < np; p++)
+        for (int d = 0; d < nd; d++) {
+            int a = row_at(rp, rv, rdp, s->n, p, u, depths[d]), b = row_at(rp, rv, rdp, s->n, p, v, depths[d]);
+            if ((a < 0) != (b < 0))
+                return false;
+            if (a < 0)
+                continue;
+            double x = s->rows[a].iops, y = s->rows[b].iops;
+            double tol = fmax(fmax(s->rows[a].iops_ci, s->rows[b].iops_ci), 0.005 * fmax(x, y));
+            if (!(fabs(x - y) <= tol))
+                return false;
+        }
+    return true;
+}
+
+/* One panel per access pattern, one line per variant (variants with equal results share one), log-log. */
 static int draw_iops(const struct figure *fg, const struct study_table *s, struct sim_err *err)
 {
     int np = 0, nv = 0, nd = 0, n = s->n, rc = 0;
@@ -54,6 +88,7 @@ static int draw_iops(const struct figure *fg, const struct study_table *s, struc
     long *depths = sim_xcalloc((size_t)n, sizeof *depths);
     int *rp = sim_xcalloc((size_t)n, sizeof *rp), *rv = sim_xcalloc((size_t)n, sizeof *rv);
     long *rdp = sim_xcalloc((size_t)n, sizeof *rdp);
+    int *same = NULL;
     FILE *dat = NULL, *gp = NULL;
     for (int i = 0; i < n; i++) {
         const struct study_row *r = &s->rows[i];
@@ -87,6 +122,14 @@ static int draw_iops(const struct figure *fg, const struct study_table *s, struc
             depths[b2] = depths[b2 - 1];
             depths[b2 - 1] = t;
         }
+    /* same[v]: the first variant v's results equal (itself if none); its line carries all their names */
+    same = sim_xcalloc((size_t)n, sizeof *same);
+    for (int v = 0; v < nv; v++) {
+        same[v] = v;
+        for (int u = 0; u < v && same[v] == v; u++)
+            if (same[u] == u && same_series(s, rp, rv, rdp, np, depths, nd, u, v))
+                same[v] = u;
+    }
     if ((rc = figure_open(fg, &dat, &gp, err)) < 0) {
         dat = gp = NULL;
         goto out;
@@ -149,12 +192,23 @@ static int draw_iops(const struct figure *fg, const struct study_table *s, struc
         else
             fputs("unset key\n", gp);
         fputs("plot ", gp);
-        for (int v = 0; v < nv; v++) {
-            fprintf(gp, "%s\"%s.dat\" index %d using 2:3:4 with yerrorlines lt %d ", v ? ", \\\n     " : "", fg->name,
-                    p * nv + v, v % FIGURE_N_LINETYPES + 1);
+        for (int v = 0, drawn = 0; v < nv; v++) {
+            if (same[v] != v)
+                continue;
+            fprintf(gp, "%s\"%s.dat\" index %d using 2:3:4 with yerrorlines lt %d ", drawn++ ? ", \\\n     " : "",
+                    fg->name, p * nv + v, v % FIGURE_N_LINETYPES + 1);
             if (p == np - 1) {
                 fputs("title ", gp);
                 plot_gp_str(gp, '"', vars[v]);
+                /* the variants it stands for, one key line each under it (a sample drawn in the
+                   background colour: text only; multi-line titles would overprint the next entry) */
+                for (int w = v + 1; w < nv; w++)
+                    if (same[w] == v) {
+                        char *t = plot_asprintf("  = %s", vars[w]);
+                        fputs(", \\\n     keyentry with lines lc bgnd title ", gp);
+                        plot_gp_str(gp, '"', t);
+                        free(t);
+                    }
             } else {
                 fputs("notitle", gp);
             }
@@ -176,6 +230,7 @@ out:
     free(rp);
     free(rv);
     free(rdp);
+    free(same);
     return rc;
 }
 

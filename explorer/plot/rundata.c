@@ -198,7 +198,8 @@ static int load_sim(const char *path, struct run_data *rd, struct sim_err *err)
     if (rc == 0 && cJSON_IsObject(lm))
         rc = jsonu_get_double(lm, "mean", &rd->lat_mean_us, 0, 1e15, false, path, "summary.lat_mean_us", err);
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(sum, "stages_us");
-    if (rc == 0 && cJSON_IsObject(st) && !strcmp(dir, "write")) {
+    /* the stages are the writes' (cluster_account_stages): a write or mixed run has them */
+    if (rc == 0 && cJSON_IsObject(st) && strcmp(dir, "read")) {
         /* by name; a file from a build that named the stages differently: by position */
         bool by_name = true;
         for (int i = 0; i < STAGE_COUNT; i++)

@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "clusterjson.h"
 #include "fig_waterfall.h"
+#include "fiolog.h"
 #include "fioout.h"
 #include "files.h"
 #include "jsonu.h"
@@ -58,25 +59,56 @@ int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_er
     return rc;
 }
 
-int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+/* fio.txt: fio's normal report (what fio prints without --output-format). */
+static int write_fio_text(const char *dir, const struct job_result *jr, int n, const struct fioout_opts *fo,
+                          struct sim_err *err)
+{
+    char path[RUNNER_PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/fio.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sim_errf(err, -errno, "%s: cannot create: %s", path, strerror(errno));
+    fioout_print(f, jr, n, fo);
+    if (fclose(f) != 0)
+        return sim_errf(err, -EIO, "%s: cannot write: %s", path, strerror(errno));
+    return 0;
+}
+
+static void fio_opts_of(struct cluster *c, const struct scenario *sc, bool json_plus, struct fioout_opts *fo)
+{
+    int64_t epoch = cluster_wall_epoch_ns(c);
+    *fo = (struct fioout_opts){.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = epoch / 1000000000,
+                               .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
+                               .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
+                               .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
+                               .global_options = sc->jobs.global_options,
+                               .jobs = &sc->jobs,
+                               .json_plus = json_plus};
+}
+
+static int write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir, bool json_plus,
                                  struct sim_err *err)
 {
     int rc;
     int64_t epoch = cluster_wall_epoch_ns(c);
-    struct fioout_opts fo = {.fio_version = "cephsim-" CEPHSIM_VERSION, .timestamp_s = epoch / 1000000000,
-                             .percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].percentile_list : NULL,
-                             .n_percentiles = sc->jobs.n_jobs ? sc->jobs.jobs[0].n_percentiles : 0,
-                             .group_reporting = sc->jobs.n_jobs && sc->jobs.jobs[0].group_reporting,
-                             .global_options = sc->jobs.global_options,
-                             .jobs = &sc->jobs};
-    rc = runner_write_json(dir, "fio.json", fioout_json(cluster_job_results(c), (int)cluster_n_jobs(c), &fo), err);
+    struct fioout_opts fo;
+    fio_opts_of(c, sc, json_plus, &fo);
+    const struct job_result *jr = cluster_job_results(c);
+    rc = runner_write_json(dir, "fio.json", fioout_json(jr, (int)cluster_n_jobs(c), &fo), err);
+    if (rc == 0)
+        rc = write_fio_text(dir, jr, (int)cluster_n_jobs(c), &fo, err);
     if (rc < 0)
         return rc;
     sim_time_t now = sim_now(cluster_sim(c));
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         char name[64];
         snprintf(name, sizeof name, "osd.%u.perf.json", i);
-        rc = runner_write_json(dir, name, perfdump_osd(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i)), err);
+        const struct msgr_worker_perf *mw;
+        uint64_t running[64];
+        uint32_t nw = cluster_osd_msgr_workers(c, i, &mw, running, 64);
+        nw = nw < 64 ? nw : 64;
+        rc = runner_write_json(dir, name, perfdump_osd_msgr(cluster_osd_perf(c, i), cluster_bluestore_perf(c, i),
+                                                            mw, running, nw), err);
         if (rc < 0)
             return rc;
         snprintf(name, sizeof name, "osd.%u.historic_ops.json", i);
@@ -86,21 +118,60 @@ int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
         if ((rc = runner_write_json(dir, name, historicops_dump(cluster_optracker(c, i), now, epoch, 1), err)) < 0)
             return rc;
     }
+    for (uint32_t i = 0; i < cluster_n_clients(c); i++) {
+        char name[64];
+        snprintf(name, sizeof name, "client.%u.perf.json", i);
+        if ((rc = runner_write_json(dir, name, perfdump_client(cluster_client_objecter_perf(c, i)), err)) < 0)
+            return rc;
+    }
     return 0;
 }
 
-static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
+                                 struct sim_err *err)
+{
+    return write_cluster_outputs(c, sc, dir, false, err);
+}
+
+static int write_outputs(struct cluster *c, const struct scenario *sc, const char *dir, bool json_plus,
                          cJSON *simjson, struct sim_err *err)
 {
-    int rc = runner_write_cluster_outputs(c, sc, dir, err);
+    int rc = write_cluster_outputs(c, sc, dir, json_plus, err);
     if (rc < 0)
         return rc;
     return runner_write_json(dir, "sim.json", cJSON_Duplicate(simjson, 1), err);
 }
 
+/* Open the fio logs c's jobs ask for (fio's write_*_log, write_iolog) in dir; *l NULL if none. */
+static int open_fio_logs(struct cluster *c, const struct scenario *sc, const char *dir, struct fiolog **l,
+                         struct sim_err *err)
+{
+    uint32_t n = cluster_n_jobs(c);
+    const struct job_result *jr = cluster_job_results(c);
+    const struct workload_job **jobs = sim_xcalloc(n ? n : 1, sizeof *jobs);
+    const char **names = sim_xcalloc(n ? n : 1, sizeof *names);
+    for (uint32_t i = 0; i < n; i++) {
+        jobs[i] = jr[i].job_index < (uint32_t)sc->jobs.n_jobs ? &sc->jobs.jobs[jr[i].job_index] : NULL;
+        names[i] = jr[i].jobname;
+    }
+    int rc = fiolog_open(l, dir, jobs, names, n, err);
+    free(jobs);
+    free(names);
+    if (rc == 0 && *l) {
+        struct cluster_io_observer o = fiolog_observer(*l, c);
+        cluster_set_io_observer(c, &o);
+    }
+    return rc;
+}
+
 /* The headline numbers of one replication. */
+struct rep_headline {
+    double iops, bw_mib, mean_us, p50_us, p99_us, p999_us, ios;
+};
+
 struct rep_result {
     double iops, bw_mib, mean_us, p50_us, p99_us, p999_us;
+    struct rep_headline dir[FIO_DDIR_NR]; /* each direction on its own (fio's "read" and "write") */
     double lock_waits, op_r, op_w, op_rw;
     double stage_us[STAGE_COUNT];
     double replica_stage_us[REPLICA_STAGE_COUNT];
@@ -110,27 +181,53 @@ struct rep_result {
     double lock_releases, lock_blocked, lock_wait_us;
 };
 
-static void collect(struct cluster *c, const struct scenario *sc, int ddir, struct rep_result *r)
+/* IOPS, bandwidth and clat percentiles of I/Os counted in h over secs. */
+static void headline(const struct hist *h, uint64_t ios, uint64_t bytes, double secs, struct rep_headline *o)
 {
-    struct hist h;
-    hist_reset(&h);
-    uint64_t ios = 0, bytes = 0;
+    o->iops = (double)ios / secs;
+    o->bw_mib = (double)bytes / secs / 1048576.0;
+    o->mean_us = hist_mean(h) / 1e3;
+    o->p50_us = (double)hist_percentile(h, 50) / 1e3;
+    o->p99_us = (double)hist_percentile(h, 99) / 1e3;
+    o->p999_us = (double)hist_percentile(h, 99.9) / 1e3;
+    o->ios = (double)ios;
+}
+
+/*
+ * The replication's headline: every I/O of both directions together (for a
+ * write-only or read-only run, that direction's), and each direction on its
+ * own, as fio's "read" and "write" report them.
+ */
+static void collect(struct cluster *c, struct rep_result *r)
+{
+    struct hist all, h[FIO_DDIR_NR];
+    hist_reset(&all);
+    uint64_t ios[FIO_DDIR_NR] = {0}, bytes[FIO_DDIR_NR] = {0};
     sim_time_t runtime = 0;
+    for (int d = 0; d < FIO_DDIR_NR; d++)
+        hist_reset(&h[d]);
     for (uint32_t i = 0; i < cluster_n_jobs(c); i++) {
         const struct job_result *jr = &cluster_job_results(c)[i];
-        hist_merge(&h, &jr->dir[ddir].clat);
-        ios += jr->dir[ddir].total_ios;
-        bytes += jr->dir[ddir].io_bytes;
+        for (int d = 0; d < FIO_DDIR_NR; d++) {
+            hist_merge(&h[d], &jr->dir[d].clat);
+            hist_merge(&all, &jr->dir[d].clat);
+            ios[d] += jr->dir[d].total_ios;
+            bytes[d] += jr->dir[d].io_bytes;
+        }
         runtime = jr->runtime_ns;
     }
     double secs = runtime ? (double)runtime / 1e9 : 1;
-    r->iops = (double)ios / secs;
-    r->bw_mib = (double)bytes / secs / 1048576.0;
-    r->mean_us = hist_mean(&h) / 1e3;
-    r->p50_us = (double)hist_percentile(&h, 50) / 1e3;
-    r->p99_us = (double)hist_percentile(&h, 99) / 1e3;
-    r->p999_us = (double)hist_percentile(&h, 99.9) / 1e3;
-    r->ops = (double)ios;
+    struct rep_headline tot;
+    for (int d = 0; d < FIO_DDIR_NR; d++)
+        headline(&h[d], ios[d], bytes[d], secs, &r->dir[d]);
+    headline(&all, ios[0] + ios[1], bytes[0] + bytes[1], secs, &tot);
+    r->iops = tot.iops;
+    r->bw_mib = tot.bw_mib;
+    r->mean_us = tot.mean_us;
+    r->p50_us = tot.p50_us;
+    r->p99_us = tot.p99_us;
+    r->p999_us = tot.p999_us;
+    r->ops = tot.ios;
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         const struct osd_perf *p = cluster_osd_perf(c, i);
         r->lock_waits += (double)p->rw_lock_waits;
@@ -182,12 +279,32 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
     }
 }
 
+/* Whether a job issues reads, writes: fio's rw and, for rw/randrw, rwmixread. */
+static bool job_does(const struct workload_job *j, int ddir)
+{
+    switch (j->rw) {
+    case FIO_RW_READ:
+    case FIO_RW_RANDREAD: return ddir == FIO_DDIR_READ;
+    case FIO_RW_WRITE:
+    case FIO_RW_RANDWRITE: return ddir == FIO_DDIR_WRITE;
+    default: return ddir == FIO_DDIR_READ ? j->rwmixread > 0 : j->rwmixread < 100;
+    }
+}
+
+/* The direction(s) the jobs issue: FIO_DDIR_READ, FIO_DDIR_WRITE or RUN_DDIR_MIXED. */
 static int summary_ddir(const struct scenario *sc)
 {
-    for (int i = 0; i < sc->jobs.n_jobs; i++)
-        if (sc->jobs.jobs[i].rw != FIO_RW_READ && sc->jobs.jobs[i].rw != FIO_RW_RANDREAD)
-            return FIO_DDIR_WRITE;
-    return FIO_DDIR_READ;
+    bool rd = false, wr = false;
+    for (int i = 0; i < sc->jobs.n_jobs; i++) {
+        rd |= job_does(&sc->jobs.jobs[i], FIO_DDIR_READ);
+        wr |= job_does(&sc->jobs.jobs[i], FIO_DDIR_WRITE);
+    }
+    return rd && wr ? RUN_DDIR_MIXED : wr ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+}
+
+const char *runner_ddir_name(int ddir)
+{
+    return ddir == RUN_DDIR_MIXED ? "mixed" : ddir == FIO_DDIR_WRITE ? "write" : "read";
 }
 
 static cJSON *rep_json(const struct rep_result *r)
@@ -198,6 +315,14 @@ static cJSON *rep_json(const struct rep_result *r)
     cJSON_AddNumberToObject(j, "lat_p50_us", r->p50_us);
     cJSON_AddNumberToObject(j, "lat_p99_us", r->p99_us);
     cJSON_AddNumberToObject(j, "lat_p999_us", r->p999_us);
+    for (int d = 0; d < FIO_DDIR_NR; d++) {
+        if (!r->dir[d].ios)
+            continue;
+        cJSON *o = cJSON_AddObjectToObject(j, d == FIO_DDIR_READ ? "read" : "write");
+        cJSON_AddNumberToObject(o, "iops", r->dir[d].iops);
+        cJSON_AddNumberToObject(o, "lat_mean_us", r->dir[d].mean_us);
+        cJSON_AddNumberToObject(o, "lat_p99_us", r->dir[d].p99_us);
+    }
     cJSON_AddNumberToObject(j, "rw_lock_waits", r->lock_waits);
     cJSON_AddNumberToObject(j, "events", r->events);
     cJSON_AddNumberToObject(j, "wall_s", r->wall_s);
@@ -206,7 +331,8 @@ static cJSON *rep_json(const struct rep_result *r)
 
 /* The entries of a run directory: what runner_run and `cephsim plot` write there. */
 static const char *const run_dir_entries[] = {
-    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "osd.[0-9]*.historic_ops.json",
+    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "client.[0-9]*.perf.json",
+    "osd.[0-9]*.historic_ops.json",
     "osd.[0-9]*.historic_ops_by_duration.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log",
     "*_bw.[0-9]*.log", "*_iops.[0-9]*.log", "plots",
 };
@@ -221,6 +347,12 @@ int runner_check_output(const char *dir, struct sim_err *err)
     DIR *d = opendir(dir);
     if (!d)
         return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
+    /* the fio logs a run wrote (write_iolog names any file) are listed in its sim.json */
+    char sim_path[RUNNER_PATH_MAX + 64];
+    snprintf(sim_path, sizeof sim_path, "%s/sim.json", dir);
+    cJSON *simj = access(sim_path, R_OK) == 0 ? jsonu_load_file(sim_path, NULL) : NULL;
+    const cJSON *logs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(simj, "outputs_from"),
+                                                         "fio_logs");
     int rc = 0, n = 0;
     bool marker = false;
     struct dirent *e;
@@ -231,12 +363,15 @@ int runner_check_output(const char *dir, struct sim_err *err)
         bool ours = false;
         for (size_t k = 0; k < sizeof run_dir_entries / sizeof run_dir_entries[0] && !ours; k++)
             ours = fnmatch(run_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, logs) ours |= cJSON_IsString(it) && !strcmp(it->valuestring, e->d_name);
         if (!ours)
             rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim did not write: not replacing the directory "
                           "(choose another -o, or remove it yourself)", dir, e->d_name);
         marker |= !strcmp(e->d_name, "sim.json");
     }
     closedir(d);
+    cJSON_Delete(simj);
     if (rc == 0 && n > 0 && !marker)
         rc = sim_errf(err, -EEXIST, "%s: not a cephsim run directory (no sim.json): not replacing it", dir);
     return rc;
@@ -245,6 +380,14 @@ int runner_check_output(const char *dir, struct sim_err *err)
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err)
 {
+    struct runner_opts o = {.progress = progress};
+    return runner_run_opts(sc, out_dir, &o, sum, err);
+}
+
+int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct runner_opts *ro,
+                    struct run_summary *sum, struct sim_err *err)
+{
+    bool progress = ro && ro->progress;
     int reps = (int)sc->sim.replications, rc = 0;
     int ddir = summary_ddir(sc);
     /* refuse before simulating: only a directory of our own is ever replaced */
@@ -258,6 +401,10 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     cJSON_AddStringToObject(simjson, "model_id", CEPHSIM_MODEL_ID);
     cJSON_AddStringToObject(simjson, "scenario", sc->path);
     jsonu_add_u64(simjson, "seed", (uint64_t)sc->sim.seed);
+    /* fio.json, fio.txt, fio's logs and the OSDs' dumps are one replication's: say which */
+    cJSON *from = cJSON_AddObjectToObject(simjson, "outputs_from");
+    cJSON_AddNumberToObject(from, "replication", 0);
+    cJSON *from_files = cJSON_AddArrayToObject(from, "fio_logs");
     cJSON *reps_json = cJSON_AddArrayToObject(simjson, "replications");
     memset(sum, 0, sizeof *sum);
     for (int i = 0; i < reps; i++) {
@@ -270,14 +417,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
             goto out;
         }
         pc.rep = i;
-        double t0 = wallclock_s();
-        cluster_run(c, progress ? progress_cb : NULL, &pc);
-        r[i].wall_s = wallclock_s() - t0;
-        collect(c, sc, ddir, &r[i]);
-        cJSON *rj = rep_json(&r[i]);
-        jsonu_add_u64(rj, "seed", spec.seed);
-        cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
-        cJSON_AddItemToArray(reps_json, rj);
+        struct fiolog *logs = NULL;
         if (i == 0 && out_dir) {
             snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_dir, (long)getpid());
             files_rm_tree(tmp);
@@ -286,8 +426,37 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
                 cluster_destroy(c);
                 goto out;
             }
+            jsonu_add_u64(from, "seed", spec.seed);
+            if ((rc = open_fio_logs(c, sc, tmp, &logs, err)) < 0) {
+                cluster_destroy(c);
+                goto out;
+            }
+        }
+        double t0 = wallclock_s();
+        cluster_run(c, progress ? progress_cb : NULL, &pc);
+        r[i].wall_s = wallclock_s() - t0;
+        if (logs) {
+            char *names = NULL;
+            cluster_set_io_observer(c, NULL);
+            rc = fiolog_close(logs, sim_now(cluster_sim(c)), &names, err);
+            for (char *p = names, *e; p && (e = strchr(p, '\n')); p = e + 1) {
+                *e = '\0';
+                cJSON_AddItemToArray(from_files, cJSON_CreateString(p));
+            }
+            free(names);
+            if (rc < 0) {
+                cluster_destroy(c);
+                goto out;
+            }
+        }
+        collect(c, &r[i]);
+        cJSON *rj = rep_json(&r[i]);
+        jsonu_add_u64(rj, "seed", spec.seed);
+        cJSON_AddItemToObject(rj, "engine", clusterjson_stats(c));
+        cJSON_AddItemToArray(reps_json, rj);
+        if (i == 0 && out_dir) {
             /* sim.json is rewritten below once every replication is in */
-            if ((rc = write_outputs(c, sc, tmp, simjson, err)) < 0) {
+            if ((rc = write_outputs(c, sc, tmp, ro && ro->json_plus, simjson, err)) < 0) {
                 cluster_destroy(c);
                 goto out;
             }
@@ -310,6 +479,17 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
     CI_OF(p50_us, lat_p50_us);
     CI_OF(p99_us, lat_p99_us);
     CI_OF(p999_us, lat_p999_us);
+    for (int d = 0; d < FIO_DDIR_NR; d++) {
+        struct run_dir_summary *o = &sum->dir[d];
+        for (int k = 0; k < reps; k++)
+            o->present |= r[k].dir[d].ios > 0;
+        CI_OF(dir[d].iops, dir[d].iops);
+        CI_OF(dir[d].bw_mib, dir[d].bw_mib);
+        CI_OF(dir[d].mean_us, dir[d].lat_mean_us);
+        CI_OF(dir[d].p50_us, dir[d].lat_p50_us);
+        CI_OF(dir[d].p99_us, dir[d].lat_p99_us);
+        CI_OF(dir[d].p999_us, dir[d].lat_p999_us);
+    }
 #undef CI_OF
     free(x);
     sum->replications = reps;
@@ -391,13 +571,28 @@ static cJSON *ci_json(cJSON *parent, const char *key, const struct ci *c)
 cJSON *runner_summary_json(const struct run_summary *s)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "direction", s->ddir == FIO_DDIR_WRITE ? "write" : "read");
+    cJSON_AddStringToObject(j, "direction", runner_ddir_name(s->ddir));
     ci_json(j, "iops", &s->iops);
     ci_json(j, "bw_mib", &s->bw_mib);
     ci_json(j, "lat_mean_us", &s->lat_mean_us);
     ci_json(j, "lat_p50_us", &s->lat_p50_us);
     ci_json(j, "lat_p99_us", &s->lat_p99_us);
     ci_json(j, "lat_p999_us", &s->lat_p999_us);
+    /* each direction that did I/O on its own, flat ("read_iops", "write_lat_p99_us"): the sweep's columns */
+    for (int d = 0; d < FIO_DDIR_NR; d++) {
+        const struct run_dir_summary *o = &s->dir[d];
+        if (!o->present)
+            continue;
+        static const char *const names[] = {"iops", "bw_mib", "lat_mean_us", "lat_p50_us", "lat_p99_us",
+                                            "lat_p999_us"};
+        const struct ci *v[] = {&o->iops, &o->bw_mib, &o->lat_mean_us, &o->lat_p50_us, &o->lat_p99_us,
+                                &o->lat_p999_us};
+        for (int k = 0; k < 6; k++) {
+            char key[40];
+            snprintf(key, sizeof key, "%s_%s", d == FIO_DDIR_READ ? "read" : "write", names[k]);
+            ci_json(j, key, v[k]);
+        }
+    }
     cJSON_AddNumberToObject(j, "rw_lock_waits", s->rw_lock_waits);
     cJSON_AddNumberToObject(j, "op_r", s->op_r);
     cJSON_AddNumberToObject(j, "op_w", s->op_w);
@@ -420,14 +615,26 @@ cJSON *runner_summary_json(const struct run_summary *s)
     return j;
 }
 
+static void print_headline(FILE *f, const char *dir, const struct ci *iops, const struct ci *mean,
+                           const struct ci *p50, const struct ci *p99)
+{
+    fprintf(f, "  %s: IOPS %.0f ± %.0f   lat mean %.1f ± %.1f us   p50 %.1f ± %.1f us   p99 %.1f ± %.1f us\n",
+            dir, iops->mean, iops->half, mean->mean, mean->half, p50->mean, p50->half, p99->mean, p99->half);
+}
+
 void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_summary *s)
 {
-    const char *dir = s->ddir == FIO_DDIR_WRITE ? "write" : "read";
     fprintf(f, "%s: %d replication%s, 95%% confidence intervals\n", sc->path, s->replications,
             s->replications > 1 ? "s" : "");
-    fprintf(f, "  %s: IOPS %.0f ± %.0f   lat mean %.1f ± %.1f us   p50 %.1f ± %.1f us   p99 %.1f ± %.1f us\n",
-            dir, s->iops.mean, s->iops.half, s->lat_mean_us.mean, s->lat_mean_us.half, s->lat_p50_us.mean,
-            s->lat_p50_us.half, s->lat_p99_us.mean, s->lat_p99_us.half);
+    if (s->ddir == RUN_DDIR_MIXED) {
+        for (int d = 0; d < FIO_DDIR_NR; d++)
+            if (s->dir[d].present)
+                print_headline(f, d == FIO_DDIR_READ ? " read" : "write", &s->dir[d].iops, &s->dir[d].lat_mean_us,
+                               &s->dir[d].lat_p50_us, &s->dir[d].lat_p99_us);
+        print_headline(f, "  all", &s->iops, &s->lat_mean_us, &s->lat_p50_us, &s->lat_p99_us);
+    } else {
+        print_headline(f, runner_ddir_name(s->ddir), &s->iops, &s->lat_mean_us, &s->lat_p50_us, &s->lat_p99_us);
+    }
     fprintf(f, "  osd counters: op_w %.0f  op_rw %.0f  op_r %.0f   waiting for rw locks %.0f\n", s->op_w,
             s->op_rw, s->op_r, s->rw_lock_waits);
     fprintf(f, "  OSD host busy cores %.2f   NVMe utilisation %.1f%%   thread wake-ups per op %.1f (mean %.1f us)\n",
@@ -437,7 +644,10 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
     if (s->lock_handovers > 0)
         fprintf(f, "  exclusive lock: %.0f hand-overs between clients (whole run), a held-back write waited %.1f us\n",
                 s->lock_handovers, s->lock_wait_mean_us);
-    if (s->ddir == FIO_DDIR_WRITE && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
+    /* the stages are the writes' (cluster_account_stages) */
+    if (s->ddir != FIO_DDIR_READ && s->stage_us[STAGE_LOCAL_COMMIT] > 0) {
+        if (s->ddir == RUN_DDIR_MIXED)
+            fprintf(f, "  (the waterfall: the writes)\n");
         plot_text_waterfall(f, s->stage_us);
         fprintf(f, "    replica commit, split (slowest replica):");
         for (int i = 0; i < REPLICA_STAGE_COUNT; i++)

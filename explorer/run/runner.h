@@ -15,10 +15,23 @@
 
 #include "version.h" /* CEPHSIM_VERSION, CEPHSIM_MODEL_VERSION */
 
+/* run_summary.ddir of jobs that both read and write (rw/randrw with 0 < rwmixread < 100, or
+   reading and writing jobs together) */
+#define RUN_DDIR_MIXED FIO_DDIR_NR
+
+/* One direction's headline (fio's "read" or "write" of every job together). */
+struct run_dir_summary {
+    bool present;                /* the direction did I/O in some replication */
+    struct ci iops, bw_mib, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
+};
+
 struct run_summary {
     int replications;
-    int ddir;                    /* the direction summarised: write if the jobs write, else read */
+    int ddir;                    /* FIO_DDIR_READ, FIO_DDIR_WRITE or RUN_DDIR_MIXED: what the jobs issue */
+    /* every I/O of both directions together (clat of reads and writes merged):
+       for a read-only or write-only run, that direction's numbers */
     struct ci iops, bw_mib, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
+    struct run_dir_summary dir[FIO_DDIR_NR]; /* each direction on its own */
     double rw_lock_waits;        /* mean per replication, all OSDs */
     double op_r, op_w, op_rw;    /* counts summed over OSDs, mean over replications */
     double stage_us[STAGE_COUNT];
@@ -48,6 +61,23 @@ int runner_check_output(const char *dir, struct sim_err *err);
 int runner_run(const struct scenario *sc, const char *out_dir, bool progress, struct run_summary *sum,
                struct sim_err *err);
 
+/* How runner_run_opts writes: progress as above; json_plus: fio.json as fio's
+   --output-format=json+ (clat_ns "bins"). */
+struct runner_opts {
+    bool progress;
+    bool json_plus;
+};
+
+/*
+ * runner_run with options.  The output directory also holds fio.txt (fio's
+ * normal report) and the files the jobs' write_lat_log, write_bw_log,
+ * write_iops_log and write_iolog ask for (fiolog.h), of the first
+ * replication, which sim.json's "outputs_from" names (replication, seed,
+ * fio_logs).
+ */
+int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct runner_opts *o,
+                    struct run_summary *sum, struct sim_err *err);
+
 /* Write j (then deleted) to dir/name atomically (jsonu_write_file). */
 int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_err *err);
 
@@ -56,6 +86,9 @@ int runner_write_json(const char *dir, const char *name, cJSON *j, struct sim_er
 struct cluster;
 int runner_write_cluster_outputs(struct cluster *c, const struct scenario *sc, const char *dir,
                                  struct sim_err *err);
+
+/* "read", "write" or "mixed" (sim.json summary.direction, the database's metrics.direction). */
+const char *runner_ddir_name(int ddir);
 
 /* The summary as JSON (sim.json, the explorer's database). */
 cJSON *runner_summary_json(const struct run_summary *sum);

@@ -25,12 +25,25 @@
 _Static_assert(STAGE_COUNT == 10, "db_metric_table lists one column per stage of cluster.h");
 
 static const struct db_metric db_metric_table[] = {
-    {"iops", "iops", -1, true, "I/O operations per second of the summarised direction (fio)"},
-    {"bw_mib", "bw_mib", -1, true, "bandwidth in MiB/s"},
-    {"lat_mean_us", "lat_mean_us", -1, true, "mean completion latency (fio clat), us"},
+    {"iops", "iops", -1, true, "I/O operations per second, reads and writes together (fio)"},
+    {"bw_mib", "bw_mib", -1, true, "bandwidth in MiB/s, reads and writes together"},
+    {"lat_mean_us", "lat_mean_us", -1, true, "mean completion latency (fio clat) of every I/O, us"},
     {"lat_p50_us", "lat_p50_us", -1, true, "median completion latency, us"},
     {"lat_p99_us", "lat_p99_us", -1, true, "99th percentile completion latency, us"},
     {"lat_p999_us", "lat_p999_us", -1, true, "99.9th percentile completion latency, us"},
+    /* each direction on its own (NULL when it did no I/O): a mixed run's reads and writes */
+    {"read_iops", "read_iops", -1, true, "read I/O operations per second (fio read.iops, all jobs)"},
+    {"read_bw_mib", "read_bw_mib", -1, true, "read bandwidth in MiB/s"},
+    {"read_lat_mean_us", "read_lat_mean_us", -1, true, "mean read completion latency (fio read.clat_ns), us"},
+    {"read_lat_p50_us", "read_lat_p50_us", -1, true, "median read completion latency, us"},
+    {"read_lat_p99_us", "read_lat_p99_us", -1, true, "99th percentile read completion latency, us"},
+    {"read_lat_p999_us", "read_lat_p999_us", -1, true, "99.9th percentile read completion latency, us"},
+    {"write_iops", "write_iops", -1, true, "write I/O operations per second (fio write.iops, all jobs)"},
+    {"write_bw_mib", "write_bw_mib", -1, true, "write bandwidth in MiB/s"},
+    {"write_lat_mean_us", "write_lat_mean_us", -1, true, "mean write completion latency (fio write.clat_ns), us"},
+    {"write_lat_p50_us", "write_lat_p50_us", -1, true, "median write completion latency, us"},
+    {"write_lat_p99_us", "write_lat_p99_us", -1, true, "99th percentile write completion latency, us"},
+    {"write_lat_p999_us", "write_lat_p999_us", -1, true, "99.9th percentile write completion latency, us"},
     {"rw_lock_waits", "rw_lock_waits", -1, false, "ops that waited for an object rw lock, all OSDs"},
     {"op_r", "op_r", -1, false, "OSD op_r count, all OSDs"},
     {"op_w", "op_w", -1, false, "OSD op_w count, all OSDs"},

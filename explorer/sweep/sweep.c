@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -462,6 +463,7 @@ struct fork_transport {
     char what[64];
     pid_t *pid;
     int *to, *from; /* task pipe write end, result pipe read end (-1: dead) */
+    int *errfd;     /* the worker's stderr, a memfd the coordinator reads when it dies (-1: none) */
     struct linebuf *buf;
 };
 
@@ -503,6 +505,11 @@ static _Noreturn void worker_main(int in_fd, int out_fd)
 static int spawn_worker(struct fork_transport *f, int w)
 {
     int tp[2], rp[2];
+    if (f->errfd[w] >= 0)
+        close(f->errfd[w]);
+    /* a file, not a pipe: a worker that dies mid-sentence never blocks on a full pipe, and what it
+       said last (an assertion, a sanitizer report) is still there to read once it is gone */
+    f->errfd[w] = memfd_create("cephsim-worker-stderr", MFD_CLOEXEC);
     if (pipe2(tp, O_CLOEXEC) < 0)
         return -errno;
     if (pipe2(rp, O_CLOEXEC) < 0) {
@@ -533,6 +540,8 @@ static int spawn_worker(struct fork_transport *f, int w)
         }
         close(tp[1]);
         close(rp[0]);
+        if (f->errfd[w] >= 0)
+            dup2(f->errfd[w], STDERR_FILENO);
         worker_main(tp[0], rp[1]);
     }
     close(tp[0]);
@@ -572,7 +581,43 @@ static char *take_line(struct linebuf *b)
     return line;
 }
 
-/* Close worker w's pipes and wait for it; returns the signal that killed it, or 0. */
+/*
+ * The last non-empty line worker w wrote to its stderr (at most n-1 bytes, its
+ * end kept), "" if none; a copy of all of it goes to the coordinator's stderr,
+ * where it would have gone without the memfd.
+ */
+static void last_words(struct fork_transport *f, int w, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (f->errfd[w] < 0 || n < 2)
+        return;
+    off_t len = lseek(f->errfd[w], 0, SEEK_END);
+    if (len <= 0)
+        return;
+    size_t keep = len > 65536 ? 65536 : (size_t)len;
+    char *b = sim_xcalloc(keep + 1, 1);
+    ssize_t got = pread(f->errfd[w], b, keep, len - (off_t)keep);
+    if (got > 0) {
+        fwrite(b, 1, (size_t)got, stderr);
+        size_t e = (size_t)got;
+        while (e > 0 && (b[e - 1] == '\n' || b[e - 1] == '\r' || b[e - 1] == ' '))
+            e--;
+        size_t st = e;
+        while (st > 0 && b[st - 1] != '\n')
+            st--;
+        if (e - st > n - 1)
+            st = e - (n - 1);
+        for (size_t i = st; i < e; i++) /* one line for the database and the messages */
+            if ((unsigned char)b[i] < 0x20)
+                b[i] = ' ';
+        memcpy(out, b + st, e - st);
+        out[e - st] = '\0';
+    }
+    free(b);
+}
+
+/* Close worker w's pipes and wait for it; returns the signal that killed it, or 0.
+   why: how it ended and the last line it wrote to stderr (its assertion or error). */
 static int reap(struct fork_transport *f, int w, char *why, size_t n)
 {
     int st = 0, sig = 0;
@@ -589,6 +634,14 @@ static int reap(struct fork_transport *f, int w, char *why, size_t n)
     } else {
         snprintf(why, n, "worker %ld vanished", (long)f->pid[w]);
     }
+    char said[300];
+    last_words(f, w, said, sizeof said);
+    if (f->errfd[w] >= 0)
+        close(f->errfd[w]);
+    f->errfd[w] = -1;
+    size_t k = strlen(why);
+    if (said[0] && k + 3 < n)
+        snprintf(why + k, n - k, ": %s", said);
     f->pid[w] = -1;
     return sig;
 }
@@ -664,9 +717,10 @@ int sweep_fork_transport_open(int n, struct sweep_transport **out, struct sim_er
     f->pid = sim_xcalloc((size_t)n, sizeof *f->pid);
     f->to = sim_xcalloc((size_t)n, sizeof *f->to);
     f->from = sim_xcalloc((size_t)n, sizeof *f->from);
+    f->errfd = sim_xcalloc((size_t)n, sizeof *f->errfd);
     f->buf = sim_xcalloc((size_t)n, sizeof *f->buf);
     for (int k = 0; k < n; k++)
-        f->to[k] = f->from[k] = f->pid[k] = -1;
+        f->to[k] = f->from[k] = f->pid[k] = f->errfd[k] = -1;
     for (int k = 0; k < n; k++) {
         int rc = spawn_worker(f, k);
         if (rc < 0) {
@@ -693,11 +747,17 @@ void sweep_fork_transport_close(struct sweep_transport *t, bool kill_workers)
             close(f->from[k]);
         if (f->pid[k] > 0)
             waitpid(f->pid[k], NULL, 0);
+        if (f->errfd[k] >= 0) {
+            char said[300];
+            last_words(f, k, said, sizeof said); /* what it said stays visible */
+            close(f->errfd[k]);
+        }
         free(f->buf[k].s);
     }
     free(f->pid);
     free(f->to);
     free(f->from);
+    free(f->errfd);
     free(f->buf);
     free(f);
 }
@@ -708,7 +768,7 @@ struct pending {
     int task;
     cJSON *res;        /* the worker's result line, parsed (NULL: failed without one) */
     bool ok;           /* the run is done: res says ok and has a summary */
-    char error[300];   /* when res is NULL or does not match the task */
+    char error[700];   /* when res is NULL or does not match the task */
 };
 
 char *sweep_task_line(int task, const char *point_id, int replication, int64_t seed, const char *base,

@@ -40,7 +40,7 @@ struct sweep_transport {
     void *ctx;
     int n_workers;
     const char *what;  /* "2 local workers", "2 MPI ranks" */
-    char death[200];   /* why the worker recv last reported dead died */
+    char death[512];   /* why the worker recv last reported dead died, with the last line of its stderr */
     /* Send a task line (no newline) to worker w. */
     int (*send)(void *ctx, int w, const char *line);
     /*

@@ -16,8 +16,11 @@ static void classic_init_threads(struct osd *o, struct cpu_host *h, const struct
 {
     o->n_msgr = (uint32_t)opt->ms_async_op_threads;
     o->msgr = sim_xcalloc(o->n_msgr, sizeof *o->msgr);
-    for (uint32_t i = 0; i < o->n_msgr; i++)
+    o->msgr_perf = sim_xcalloc(o->n_msgr, sizeof *o->msgr_perf);
+    for (uint32_t i = 0; i < o->n_msgr; i++) {
         cpu_pool_init(&o->msgr[i], h, "msgr-worker", 1);
+        o->msgr[i].owner = &o->msgr_perf[i];
+    }
     o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;
     o->shards = sim_xcalloc(o->n_shards, sizeof *o->shards);
     for (uint32_t i = 0; i < o->n_shards; i++)
@@ -29,6 +32,7 @@ static void classic_fini_threads(struct osd *o)
     for (uint32_t i = 0; i < o->n_msgr; i++)
         cpu_pool_fini(&o->msgr[i]);
     free(o->msgr);
+    free(o->msgr_perf);
     for (uint32_t i = 0; i < o->n_shards; i++)
         cpu_pool_fini(&o->shards[i]);
     free(o->shards);

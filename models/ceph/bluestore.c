@@ -48,6 +48,7 @@ struct bluestore {
     struct store_txc *batch;              /* batch being committed by kv_sync */
     uint32_t batch_n;
     sim_time_t t_batch, t_phase;
+    sim_time_t t_submit;        /* when the batch's RocksDB submits began (rocksdb submit_latency) */
     struct throttle throttle;       /* bluestore_throttle_bytes */
     uint64_t deferred_pending;
     struct throttle deferred_throttle; /* bluestore_throttle_deferred_bytes */
@@ -74,6 +75,7 @@ static void *bluestore_create(const struct store_env *env)
     /* bluestore_rocksdb_options max_background_compactions=2 (Pacific default) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)env->opt->bluestore_throttle_bytes);
+    bs->perf.throttle_bytes.max = (uint64_t)env->opt->bluestore_throttle_bytes;
     /* BlueStoreThrottle::reset_throttle: max = throttle_bytes + throttle_deferred_bytes */
     throttle_init(&bs->deferred_throttle, 0,
                   (uint64_t)(env->opt->bluestore_throttle_bytes + env->opt->bluestore_throttle_deferred_bytes));
@@ -212,6 +214,7 @@ static void kv_synced(struct sim *s, void *obj, uint64_t arg)
     struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
     lat_sum_add(&bs->perf.kv_commit_lat, now - bs->t_phase);
+    lat_sum_add(&bs->perf.rocksdb_submit_sync_latency, now - bs->t_phase); /* submit_transaction_sync */
     lat_sum_add(&bs->perf.kv_sync_lat, now - bs->t_batch);
     for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         lat_sum_add(&bs->perf.state_kv_commiting_lat, now - t->t_state);
@@ -239,11 +242,24 @@ static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
 static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    uint64_t wal = 0;
+    uint64_t wal = 0, released = 0;
+    /* each txc's RocksDBStore::submit_transaction: its share of the submit CPU just spent
+       (kv_submit: kv_sync_us for the cycle plus kv_submit_us per txc) */
+    const struct stage_costs *k = bs->env.cost;
+    double per_txc = k->bluestore_kv_submit_us, whole = k->bluestore_kv_sync_us + bs->batch_n * per_txc;
+    sim_time_t spent = sim_now(s) - bs->t_submit;
     for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         wal += (uint64_t)bs->env.cost->bluestore_wal_bytes_per_txc + t->deferred_bytes;
         /* the throttle is released before the sync (throttle.release_kv_throttle) */
         throttle_put(&bs->throttle, s, t->cost);
+        released += t->cost;
+        if (whole > 0)
+            lat_sum_add(&bs->perf.rocksdb_submit_latency, (uint64_t)((double)spent * per_txc / whole));
+    }
+    if (bs->batch) { /* one Throttle::put of the batch's costs */
+        bs->perf.throttle_bytes.put++;
+        bs->perf.throttle_bytes.put_sum += released;
+        bs->perf.throttle_bytes.val = bs->throttle.bytes;
     }
     wal = (wal + 4095) / 4096 * 4096;
     bs->t_phase = sim_now(s);
@@ -255,6 +271,7 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
    flush cost the thread when it was only a syscall. */
 static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
 {
+    bs->t_submit = sim_now(s) + syscall_ns; /* the flush syscall first, then the submits */
     double cost = bs->env.cost->bluestore_kv_sync_us + bs->batch_n * bs->env.cost->bluestore_kv_submit_us;
     cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
@@ -376,9 +393,21 @@ static bool txc_deferred_get(struct sim *s, struct bluestore *bs, struct store_t
     return false;
 }
 
+/* Throttle::get granted: counts, and the wait when it blocked. */
+static void count_throttle_get(struct bluestore *bs, struct store_txc *t, bool waited)
+{
+    struct perf_throttle *p = &bs->perf.throttle_bytes;
+    p->get++;
+    p->get_sum += t->cost;
+    p->val = bs->throttle.bytes;
+    if (waited)
+        lat_sum_add(&p->wait, sim_now(bs_sim(bs)) - t->t_state);
+}
+
 static void txc_throttled(struct sim *s, void *obj, uint64_t arg)
 {
     struct store_txc *t = obj;
+    count_throttle_get(t->store, t, true);
     if (txc_deferred_get(s, t->store, t, arg))
         txc_go(s, t, arg);
 }
@@ -390,8 +419,10 @@ static void txc_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64
     t->t_state = sim_now(s);
     /* the shard thread blocks in throttle.try_start_transaction when over budget */
     t->th = th;
+    bs->perf.throttle_bytes.get_started++;
     if (!throttle_get(&bs->throttle, s, t->cost, txc_throttled, t, arg))
         return;
+    count_throttle_get(bs, t, false);
     if (txc_deferred_get(s, bs, t, arg))
         txc_go(s, t, arg);
 }
@@ -462,7 +493,9 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
 static void bluestore_reset_stats(void *store)
 {
     struct bluestore *bs = store;
+    struct perf_throttle tb = bs->perf.throttle_bytes;
     memset(&bs->perf, 0, sizeof bs->perf);
+    bs->perf.throttle_bytes = (struct perf_throttle){.val = tb.val, .max = tb.max}; /* gauges stay */
 }
 
 static const struct bluestore_perf *bluestore_perf_of(const void *store)

@@ -48,6 +48,7 @@ struct cluster {
     uint64_t stage_n;
     double log_cost_us;             /* per stage, from the debug_* levels */
     char (*subops_event)[48];       /* per PG */
+    struct cluster_io_observer io_obs; /* fio's per-I/O logs; fns NULL = none */
 };
 
 /* cluster.c */

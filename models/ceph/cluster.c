@@ -526,11 +526,34 @@ void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], ui
     *n = c->stage_n;
 }
 
+void cluster_set_io_observer(struct cluster *c, const struct cluster_io_observer *o)
+{
+    c->io_obs = o ? *o : (struct cluster_io_observer){0};
+}
+
+sim_time_t cluster_measure_start(const struct cluster *c) { return c->t_measure_start; }
+
 static void start_measuring(struct sim *s, void *obj, uint64_t arg)
 {
     struct cluster *c = obj;
     c->measuring = true;
     c->t_measure_start = sim_now(s);
+    /* the clients' perf reset: counters from now, gauges and limits kept */
+    for (uint32_t i = 0; i < c->n_clients; i++) {
+        struct objecter_perf *p = &c->clients[i].operf;
+        struct perf_throttle to = p->throttle_ops, tb = p->throttle_bytes;
+        uint64_t active = p->op_active;
+        *p = (struct objecter_perf){.op_active = active};
+        p->throttle_ops = (struct perf_throttle){.val = to.val, .max = to.max};
+        p->throttle_bytes = (struct perf_throttle){.val = tb.val, .max = tb.max};
+    }
+    /* fio's reset_all_stats after ramp_time restarts the job's rusage: its CPU and switches */
+    for (uint32_t i = 0; i < c->n_clients; i++)
+        for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
+            struct fio_worker *w = &c->clients[i].workers[k];
+            w->busy_ns_at_start = w->thread.threads[0].busy_ns;
+            w->wakeups_at_start = w->thread.threads[0].wakeups;
+        }
     for (uint32_t h = 0; h < c->n_hosts; h++)
         cpu_host_reset_stats(&c->hosts[h]);
     net_reset_stats(&c->net);
@@ -566,14 +589,26 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
         for (int d = 0; d < FIO_DDIR_NR; d++)
             r->dir[d].n_samples = secs < 1024 ? secs : 1024;
     }
-    /* CPU of the fio threads as fio reports it; the model does not split user
-       and kernel time, so all of it is reported as usr */
+    /*
+     * The fio thread's getrusage(RUSAGE_THREAD) over the measured time, as
+     * fio's update_rusage_stat takes it: usr = the CPU its work items used
+     * (fio's own submit and reap, the librbd calls made on it); sys = its
+     * sleeps and wake-ups, each a futex wait plus a wake (the scheduler's
+     * wake cost, cpu wake_us: kernel time of the woken thread; the C-state
+     * exit is idle hardware time, not the thread's); ctx = its voluntary
+     * switches, one per sleep it was woken from.
+     */
     for (uint32_t i = 0; i < c->n_clients; i++)
         for (uint32_t k = 0; k < c->clients[i].n_workers; k++) {
             struct fio_worker *w = &c->clients[i].workers[k];
-            double pct = measured ? 100.0 * w->thread.threads[0].busy_ns / (double)measured : 0;
-            c->results[w->index].usr_cpu = pct;
-            c->results[w->index].sys_cpu = 0;
+            const struct cpu_thread *th = &w->thread.threads[0];
+            struct job_result *r = &c->results[w->index];
+            uint64_t wakes = th->wakeups - w->wakeups_at_start;
+            double busy = th->busy_ns - w->busy_ns_at_start;
+            double sys = (double)wakes * w->thread.host->p.wake_us * 1e3;
+            r->usr_cpu = measured ? 100.0 * busy / (double)measured : 0;
+            r->sys_cpu = measured ? 100.0 * sys / (double)measured : 0;
+            r->ctx = wakes;
         }
 }
 
@@ -587,6 +622,23 @@ const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uin
     return o->store_ops->bluestore_perf ? o->store_ops->bluestore_perf(o->store) : NULL;
 }
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd) { return &c->osds[osd].tracker; }
+uint32_t cluster_n_clients(const struct cluster *c) { return c->n_clients; }
+
+uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const struct msgr_worker_perf **perf,
+                                  uint64_t *running_ns, uint32_t max)
+{
+    const struct osd *o = &c->osds[osd];
+    *perf = o->msgr_perf;
+    if (!o->msgr_perf)
+        return 0;
+    for (uint32_t i = 0; running_ns && i < o->n_msgr && i < max; i++)
+        running_ns[i] = (uint64_t)(o->msgr[i].threads[0].busy_ns - o->msgr_perf[i].busy_ns_at_reset);
+    return o->n_msgr;
+}
+const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i)
+{
+    return &c->clients[i].operf;
+}
 uint32_t cluster_n_jobs(const struct cluster *c) { return c->n_results; }
 const struct job_result *cluster_job_results(const struct cluster *c) { return c->results; }
 

@@ -113,6 +113,32 @@ struct cluster;
 struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *err);
 void cluster_destroy(struct cluster *c);
 
+/*
+ * One fio I/O as fio's per-I/O logs see it (write_iolog, write_lat_log,
+ * write_bw_log, write_iops_log): the job result slot (fio's thread_number - 1),
+ * direction, image offset and length, and its issue (fio's start_time),
+ * submission (issue_time) and reaping (completion) instants.
+ */
+struct cluster_io_event {
+    uint32_t job;
+    int ddir;
+    uint64_t offset, len;
+    sim_time_t t_issue, t_submitted, t_done;
+};
+
+/* Told of every I/O a fio job issues (from t = 0, warm-up included: write_iolog) and of every
+   completion counted in the results (after warm-up: the stats and the latency logs). */
+struct cluster_io_observer {
+    void (*issued)(void *ctx, const struct cluster_io_event *e);    /* t_done = 0 */
+    void (*completed)(void *ctx, const struct cluster_io_event *e);
+    void *ctx;
+};
+
+/* Set (or with NULL clear) the observer, before cluster_run. */
+void cluster_set_io_observer(struct cluster *c, const struct cluster_io_observer *o);
+/* When the measured interval began (fio's epoch after ramp_time). */
+sim_time_t cluster_measure_start(const struct cluster *c);
+
 /* Simulate warm-up then the measured interval; progress(ctx, fraction done),
    if given, is called every 1 % of simulated time. */
 void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), void *ctx);
@@ -126,6 +152,15 @@ const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd);
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd);
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd);
 uint32_t cluster_n_jobs(const struct cluster *c);
+/* librbd clients (one per fio job clone) and their Objecter's counters. */
+uint32_t cluster_n_clients(const struct cluster *c);
+/* OSD osd's AsyncMessenger workers (none for Crimson): their counters, and each one's CPU time
+   since the reset in running_ns (the caller's array of at least the returned count, or NULL). */
+struct msgr_worker_perf;
+uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const struct msgr_worker_perf **perf,
+                                  uint64_t *running_ns, uint32_t max);
+struct objecter_perf;
+const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i);
 const struct job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);

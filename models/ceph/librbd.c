@@ -175,6 +175,24 @@ static struct fio_io *io_start(struct fio_worker *w, int ddir, uint64_t len, sim
     return io;
 }
 
+/* fio's __io_u_mark_map bucket of a batch of nr I/Os: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
+static int batch_bucket(uint32_t nr)
+{
+    int b = 0;
+    while (b < 6 && nr > (b ? 2u << b : 0u))
+        b++;
+    return b;
+}
+
+/* io_u_mark_depth's bucket of the queue depth: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
+static int depth_bucket(uint32_t d)
+{
+    int b = 0;
+    while (b < 6 && d >= (2u << b))
+        b++;
+    return b;
+}
+
 /* Issue I/Os until iodepth are in flight; runs on the fio thread, which it
    releases.  A replay port's worker (no job, replay.c) issues nothing itself. */
 static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -212,6 +230,19 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
     struct fio_io *io = io_start(w, ddir, len, now);
     io->offset = w->region_off + off;
     w->think_resumed = false;
+    if (c->measuring) {
+        /* td_io_queue of an engine without ->commit (rbd): the depth with this I/O counted
+           (cur_depth), one submit and one complete mark of 1 */
+        struct job_result *r = &c->results[w->index];
+        r->io_u_map[depth_bucket(w->inflight)]++;
+        r->io_u_submit[batch_bucket(1)]++;
+        r->io_u_complete[batch_bucket(1)]++;
+        r->total_submit++;
+        r->total_complete++;
+    }
+    if (c->io_obs.issued)
+        c->io_obs.issued(c->io_obs.ctx, &(struct cluster_io_event){.job = w->index, .ddir = ddir, .offset = io->offset,
+                                                                  .len = len, .t_issue = now});
     cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
 }
 
@@ -232,6 +263,11 @@ static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
     }
     if (io->ddir == FIO_DDIR_WRITE && io->st[STAGE_COUNT])
         cluster_account_stages(c, io);
+    if (c->io_obs.completed)
+        c->io_obs.completed(c->io_obs.ctx, &(struct cluster_io_event){.job = w->index, .ddir = io->ddir,
+                                                                     .offset = io->offset, .len = io->len,
+                                                                     .t_issue = io->t_issue,
+                                                                     .t_submitted = io->t_submitted, .t_done = now});
 }
 
 static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -240,10 +276,24 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     struct fio_worker *w = io->w;
     struct cluster *c = w->cl->c;
     sim_time_t now = sim_now(s);
+    /* td_io_getevents: the rbd engine's getevents returns every completion
+       waiting when the fio thread reaps (at least one, at most iodepth), so the
+       completions queued behind this one are reaped with it, in one batch */
+    w->completions_queued--;
+    bool batch_start = w->reap_left == 0;
+    if (batch_start)
+        w->reap_left = 1 + w->completions_queued;
+    w->reap_left--;
     /* fio stamps the completion when it reaps it; after ramp_time every
        completion counts, also of I/Os issued during the ramp (no survivor bias) */
-    if (c->measuring)
+    if (c->measuring) {
+        if (batch_start && w->job) {
+            struct job_result *r = &c->results[w->index];
+            r->io_u_complete[batch_bucket(1 + w->completions_queued)]++;
+            r->total_complete++;
+        }
         record_io(c, io, now);
+    }
     if (!w->job)
         replay_io_done(w, io, now);
     w->inflight--;
@@ -270,8 +320,10 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
         memcpy(io->rep, rop->t_rep, sizeof io->rep);
     }
     SIM_ASSERT(io->parts > 0);
-    if (--io->parts == 0)
+    if (--io->parts == 0) {
+        io->w->completions_queued++;
         cpu_pool_submit(&io->w->thread, CPU_PRIO_NORMAL, fio_complete_item, io, 0);
+    }
 }
 
 /* ---- librbd ---- */
@@ -568,9 +620,67 @@ static struct cpu_pool *client_worker(struct client *cl, uint32_t osd)
     return &cl->msgr[osd % (uint32_t)cl->c->spec.ceph.ms_async_op_threads];
 }
 
+/* The objecter_ops / objecter_bytes gauges after a get or put. */
+static void objecter_gauges(struct client *cl)
+{
+    cl->operf.throttle_ops.val = cl->objecter.ops;
+    cl->operf.throttle_bytes.val = cl->objecter.bytes;
+}
+
+/*
+ * Objecter::_op_submit's counters: op, op_active, op_r / op_w / op_rmw by the
+ * op's flags, oplen_avg and one osdop_* per OSD op code in the request (the
+ * class calls, watch/notify ops by their kind).
+ */
+static void objecter_count_submit(struct client *cl, const struct rados_op *rop)
+{
+    struct objecter_perf *p = &cl->operf;
+    uint32_t sub = rop->subops, n = 0;
+    bool rd = false, wr = false;
+    p->op++;
+    p->op_active++;
+    switch (rop->kind) {
+    case RADOS_LOCK_GET_INFO: p->osdop_call++, n++, rd = true; break;
+    case RADOS_LOCK_LOCK: case RADOS_LOCK_UNLOCK: case RADOS_MAP_LOCK: case RADOS_MAP_UPDATE:
+        p->osdop_call++, n++, rd = wr = true; break;
+    case RADOS_MAP_LOAD: p->osdop_call++, n++, rd = true; break;
+    case RADOS_LIST_WATCHERS: p->osdop_other++, n++, rd = true; break;
+    case RADOS_NOTIFY: p->osdop_notify++, n++, rd = true; break;
+    case RADOS_NOTIFY_ACK: p->osdop_other++, n++, rd = true; break;
+    default: {
+        struct op_flags f = opinfo_classify(sub);
+        rd = f.may_read, wr = f.may_write;
+        if (sub & SUBOP_STAT)
+            p->osdop_stat++, n++;
+        if (sub & SUBOP_READ)
+            p->osdop_read++, n++;
+        if (sub & (SUBOP_WRITE | SUBOP_WRITE_MUST_EXIST))
+            p->osdop_write++, n++;
+        if (sub & SUBOP_WRITEFULL)
+            p->osdop_writefull++, n++;
+        if (sub & (SUBOP_CALL_RDWR | SUBOP_CALL_RD))
+            p->osdop_call++, n++;
+        for (uint32_t b = SUBOP_CMPEXT | SUBOP_ASSERT_VER | SUBOP_SETALLOCHINT; b; b &= b - 1)
+            if (sub & b & -b)
+                p->osdop_other++, n++;
+        break;
+    }
+    }
+    if (rd && wr)
+        p->op_rmw++;
+    else if (wr)
+        p->op_w++;
+    else
+        p->op_r++;
+    lat_sum_add(&p->oplen_avg, n);
+}
+
 static void objecter_go(struct client *cl, struct rados_op *rop)
 {
     struct cluster *c = cl->c;
+    cl->operf.op_send++; /* _send_op */
+    cl->operf.op_send_bytes += rop_request_bytes(rop);
+    objecter_gauges(cl);
     rop->primary = cluster_acting(c, rop->obj->pg)[0];
     rop->tid = ++cl->next_tid;
     rop->t_sent = sim_now(c->s);
@@ -590,6 +700,12 @@ static void objecter_throttled(struct sim *s, void *obj, uint64_t arg)
 /* Objecter::op_submit: the in-flight throttles, then the messenger. */
 static void objecter_send(struct client *cl, struct rados_op *rop)
 {
+    objecter_count_submit(cl, rop);
+    /* Objecter::_take_op_budget: both throttles' get() (blocking) */
+    struct objecter_perf *p = &cl->operf;
+    p->throttle_ops.get_started++, p->throttle_bytes.get_started++;
+    p->throttle_ops.get++, p->throttle_ops.get_sum++;
+    p->throttle_bytes.get++, p->throttle_bytes.get_sum += rop_request_bytes(rop);
     if (throttle_get(&cl->objecter, cl->c->s, rop_request_bytes(rop), objecter_throttled, rop, 0))
         objecter_go(cl, rop);
 }
@@ -692,6 +808,13 @@ static void client_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint
     struct rados_op *rop = obj;
     struct client *cl = rop->cl;
     throttle_put(&cl->objecter, s, rop_request_bytes(rop));
+    /* handle_osd_op_reply: op_reply, op_active; _finish_op puts the budget */
+    struct objecter_perf *p = &cl->operf;
+    p->op_reply++;
+    p->op_active--;
+    p->throttle_ops.put++, p->throttle_ops.put_sum++;
+    p->throttle_bytes.put++, p->throttle_bytes.put_sum += rop_request_bytes(rop);
+    objecter_gauges(cl);
     /* neorados posts the completion to the io_context */
     cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, librbd_complete, rop, 0);
     cpu_thread_release(th);
@@ -777,6 +900,8 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
         cpu_pool_init(&cl->msgr[i], h, "msgr-worker", 1);
     throttle_init(&cl->objecter, (uint64_t)c->spec.ceph.objecter_inflight_ops,
                   (uint64_t)c->spec.ceph.objecter_inflight_op_bytes);
+    cl->operf.throttle_ops.max = (uint64_t)c->spec.ceph.objecter_inflight_ops;
+    cl->operf.throttle_bytes.max = (uint64_t)c->spec.ceph.objecter_inflight_op_bytes;
     idmap_init(&cl->ictx.objs, sizeof(struct rbd_obj), 256);
 }
 

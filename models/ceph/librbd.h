@@ -55,6 +55,12 @@ struct fio_worker {
     uint64_t think_last_blocks;
     sim_time_t think_last_t;
     sim_time_t t_start;
+    /* fio's getevents batches: completions waiting on the fio thread, and how many of the
+       batch being reaped are still to come */
+    uint32_t completions_queued, reap_left;
+    /* the fio thread's CPU and wake-ups when measuring started (fio resets its rusage then) */
+    double busy_ns_at_start;
+    uint64_t wakeups_at_start;
 };
 
 /* This client's librbd state of one data object of its image. */
@@ -122,6 +128,7 @@ struct client {
     struct cpu_pool io_context;  /* librbd rbd_op_threads */
     struct cpu_pool *msgr;       /* ms_async_op_threads, one thread each */
     struct throttle objecter;    /* objecter_inflight_ops / _op_bytes */
+    struct objecter_perf operf;  /* its Objecter's perf counters (perfcounters.h) */
     struct fio_worker *workers;
     uint32_t n_workers;
     uint64_t next_tid;

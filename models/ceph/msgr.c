@@ -20,10 +20,26 @@ double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
     return stage_cost(c, k->msgr_rx_us + crc + net_rx_cpu_us(&c->net, bytes));
 }
 
+void msgr_count_rx(const struct cluster *c, const struct cpu_thread *th, uint32_t bytes)
+{
+    struct msgr_worker_perf *p = th->pool->owner;
+    if (p && c->measuring) {
+        p->recv_messages++;
+        p->recv_bytes += bytes;
+    }
+}
+
 static void msgr_tx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct msgr_msg *m = obj;
     struct cluster *c = (struct cluster *)(uintptr_t)arg;
+    struct msgr_worker_perf *p = th->pool->owner;
+    if (p && c->measuring) {
+        p->send_messages++;
+        p->send_bytes += m->bytes;
+        p->send_ns += (uint64_t)(sim_now(s) - m->t_tx);
+        lat_sum_add(&p->send_queue_lat, (uint64_t)(m->t_tx - m->t_queued));
+    }
     net_send(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg);
     pool_put(&c->msg_pool, m);
     cpu_thread_release(th);
@@ -34,6 +50,7 @@ static void msgr_tx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t ar
     struct msgr_msg *m = obj;
     struct cluster *c = (struct cluster *)(uintptr_t)arg;
     const struct stage_costs *k = &c->spec.cost;
+    m->t_tx = sim_now(s);
     double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * m->bytes / 1024.0 : 0;
     cpu_exec(th, stage_cost(c, k->msgr_tx_us + crc + net_tx_cpu_us(&c->net, m->bytes)), msgr_tx_done,
              m, arg);
@@ -44,6 +61,6 @@ void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, ui
 {
     struct msgr_msg *m = pool_get(&c->msg_pool);
     *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes,
-                           .src_host = src_host, .dst_host = dst_host};
+                           .src_host = src_host, .dst_host = dst_host, .t_queued = sim_now(c->s)};
     cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
 }

@@ -178,13 +178,36 @@ static void op_rx_throttled(struct sim *s, struct cpu_thread *th, void *obj, uin
     osd_track(op, "throttled");
     osd_track(op, "header_read");
     double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
+    msgr_count_rx(c, th, op->bytes + MSG_HEADER_BYTES);
     cpu_exec(th, cost, op_rx_done, op, 0);
+}
+
+/* Throttle::get_or_fail succeeding on both message throttles (now, or on the retry after room
+   was freed), and the gauges after it. */
+static void count_throttle_get(struct osd *o, uint64_t bytes)
+{
+    struct perf_throttle *m = &o->perf.client_messages, *b = &o->perf.client_bytes;
+    m->get_or_fail_success++, m->get++, m->get_sum++;
+    b->get_or_fail_success++, b->get++, b->get_sum += bytes;
+    m->val = o->client_msgs.ops;
+    b->val = o->client_msgs.bytes;
+}
+
+/* Throttle::put on both, when the reply is sent. */
+static void count_throttle_put(struct osd *o, uint64_t bytes)
+{
+    struct perf_throttle *m = &o->perf.client_messages, *b = &o->perf.client_bytes;
+    m->put++, m->put_sum++;
+    b->put++, b->put_sum += bytes;
+    m->val = o->client_msgs.ops;
+    b->val = o->client_msgs.bytes;
 }
 
 /* Throttle room freed: the connection's worker resumes reading the message. */
 static void op_throttle_granted(struct sim *s, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
+    count_throttle_get(op->osd, op->bytes + MSG_HEADER_BYTES);
     cpu_pool_submit(osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), CPU_PRIO_NORMAL, op_rx_throttled, op, 0);
 }
 
@@ -194,10 +217,18 @@ static void op_throttle_granted(struct sim *s, void *obj, uint64_t arg)
 static void op_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    if (throttle_get(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES, op_throttle_granted, op, 0)) {
+    struct osd *o = op->osd;
+    uint64_t ops_before = o->client_msgs.ops;
+    if (throttle_get(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES, op_throttle_granted, op, 0)) {
+        count_throttle_get(o, op->bytes + MSG_HEADER_BYTES);
         op_rx_throttled(s, th, op, 0);
         return;
     }
+    /* the get_or_fail that failed: the message cap's when it is full, else the bytes cap's */
+    if (o->client_msgs.max_ops && ops_before >= o->client_msgs.max_ops)
+        o->perf.client_messages.get_or_fail_fail++;
+    else
+        o->perf.client_bytes.get_or_fail_fail++;
     cpu_thread_release(th);
 }
 
@@ -427,6 +458,7 @@ static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
     msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->osd->host, op->rop->cl->host,
               bytes, op->rop->cl->ops->reply_delivered, op->rop, 0);
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
+    count_throttle_put(op->osd, op->bytes + MSG_HEADER_BYTES);
     if (op->rop->kind == RADOS_NOTIFY || op->rop->kind == RADOS_NOTIFY_ACK)
         cls_watch_effects(op); /* do_osd_op_effects: MWatchNotify to the watchers / notify complete */
     obj_unlock(op);
@@ -509,6 +541,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
               op->rop->cl->ops->reply_delivered, op->rop, 0);
     osd_track_commit_path(op, "commit_sent");
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
+    count_throttle_put(o, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
     if (op->error) {
         osd_op_done(op); /* never joined repop_queue; its lock is already released */
@@ -615,6 +648,8 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     o->store = o->store_ops->create(&env);
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
                   (uint64_t)opt->osd_client_message_size_cap);
+    o->perf.client_messages.max = (uint64_t)opt->osd_client_message_cap;
+    o->perf.client_bytes.max = (uint64_t)opt->osd_client_message_size_cap;
     optracker_init(&o->tracker, (uint32_t)opt->osd_op_history_size,
                    (sim_time_t)(opt->osd_op_history_duration * 1e9));
     /* its PGs come through osd_add_pg, n_pgs of them */
@@ -649,12 +684,18 @@ void osd_reset_stats(struct osd *o)
 {
     uint64_t numpg = o->perf.numpg, prim = o->perf.numpg_primary, repl = o->perf.numpg_replica;
     int64_t wip = o->perf.op_wip;
+    struct perf_throttle cm = o->perf.client_messages, cb = o->perf.client_bytes;
     memset(&o->perf, 0, sizeof o->perf);
+    /* perf reset keeps the gauges and limits */
+    o->perf.client_messages = (struct perf_throttle){.val = cm.val, .max = cm.max};
+    o->perf.client_bytes = (struct perf_throttle){.val = cb.val, .max = cb.max};
     o->perf.numpg = numpg;
     o->perf.numpg_primary = prim;
     o->perf.numpg_replica = repl;
     o->perf.op_wip = wip;
     o->store_ops->reset_stats(o->store);
+    for (uint32_t i = 0; o->msgr_perf && i < o->n_msgr; i++)
+        o->msgr_perf[i] = (struct msgr_worker_perf){.busy_ns_at_reset = o->msgr[i].threads[0].busy_ns};
     optracker_reset(&o->tracker);
     nvme_reset_stats(&o->dev);
 }

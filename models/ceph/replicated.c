@@ -117,6 +117,7 @@ static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
 {
     struct osd_op *op = obj;
     struct cluster *c = op_cluster(op);
+    msgr_count_rx(c, th, REPLY_BYTES);
     cpu_exec(th, msgr_rx_cost(c, REPLY_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
              reply_rx_done, op, 0);
 }
@@ -207,6 +208,7 @@ static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg
     osd_track(rep, "initiated");
     osd_track(rep, "throttled");
     osd_track(rep, "header_read");
+    msgr_count_rx(c, th, rep->bytes + REPOP_EXTRA_BYTES);
     cpu_exec(th, msgr_rx_cost(c, rep->bytes + REPOP_EXTRA_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
              rep_rx_done, rep, 0);
 }

@@ -93,6 +93,8 @@ struct workload_job {
     bool write_lat_log, write_iops_log, write_bw_log;
     char lat_log[128], iops_log[128], bw_log[128]; /* log file prefixes; "" = job name */
     uint32_t log_avg_msec;
+    bool log_offset;        /* the logs' lines carry the I/O's offset (default 0) */
+    bool per_job_logs;      /* log names carry the thread number (default 1) */
     char write_iolog[256], read_iolog[256];
     bool direct;            /* recorded, no effect for rbd */
     int groupid;            /* fio add_job(): stonewall/new_group open a new group */
@@ -121,9 +123,14 @@ struct job_result {
     int groupid;
     uint32_t job_index;        /* the workload job (section) it ran: its "job options" */
     uint64_t runtime_ns;       /* measured time (after ramp_time) */
-    uint32_t iodepth;          /* iodepth_level: I/O at this depth after the ramp-up of the first iodepth-1 */
+    uint32_t iodepth;          /* the job's iodepth (latency_depth) */
     struct job_ddir_stats dir[FIO_DDIR_NR];
-    double usr_cpu, sys_cpu;   /* % of the client thread (simulated) */
+    double usr_cpu, sys_cpu;   /* % of the fio thread over the measured time (getrusage RUSAGE_THREAD) */
+    uint64_t ctx;              /* the fio thread's context switches (ru_nvcsw + ru_nivcsw) */
+    /* fio's io_u_map / io_u_submit / io_u_complete (io_u.c io_u_mark_depth/_submit/_complete),
+       buckets 1, 2, 4, 8, 16, 32, >=64 and 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
+    uint64_t io_u_map[7], io_u_submit[7], io_u_complete[7];
+    uint64_t total_submit, total_complete;
     uint64_t job_runtime_ns;   /* added: fio's total_run_time, summed over merged jobs
                                   ("job_runtime", CPU % weights); 0 = runtime_ns */
 };

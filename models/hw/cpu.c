@@ -265,6 +265,7 @@ static void thread_wake(struct cpu_thread *th)
     if (!th->pool->polling && waker && waker->ccx != th->ccx)
         lat += (sim_time_t)llround(h->p.cross_ccx_wake_us * 1e3);
     th->waking = true;
+    th->wakeups++;
     h->wakeups++;
     h->wake_ns_total += (double)lat;
     sim_schedule(h->s, lat, thread_woken, th, 0);

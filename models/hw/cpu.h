@@ -150,6 +150,7 @@ struct cpu_thread {
     void *cont_obj;
     uint64_t cont_arg;
     double busy_ns;            /* CPU time this thread used (since reset) */
+    uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
     gsl_rng *rng;              /* its work-time jitter: one stream per thread, so that a
                                   change elsewhere never reorders this thread's draws */
 };
@@ -165,6 +166,7 @@ struct cpu_pool {
     struct cpu_item **item_blocks;
     uint32_t n_item_blocks;
     uint64_t items_run;
+    void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
 };
 
 /* Set up a host; its tables live until sim_destroy. */
