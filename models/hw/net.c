@@ -14,7 +14,7 @@
 #include "err.h"
 
 struct net_msg {
-    struct net_msg *next;
+    sim_time_t ser;     /* its serialisation time (the waiter's free-list link while free) */
     struct net *n;
     sim_event_fn done;
     void *obj;
@@ -22,6 +22,11 @@ struct net_msg {
     uint32_t dst, bytes;
 };
 _Static_assert(sizeof(struct net_msg) <= sizeof(struct sim_waiter), "net_msg must fit a waiter");
+
+static sim_time_t us_ns(double us)
+{
+    return (sim_time_t)llround(us * 1e3);
+}
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts)
 {
@@ -33,6 +38,9 @@ void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t
     n->tx = sim_xcalloc(n_hosts, sizeof *n->tx);
     n->egress = sim_xcalloc(n_hosts, sizeof *n->egress);
     n->t_reset = sim_now(s);
+    n->to_switch_ns = us_ns(p->phy_latency_us + p->switch_latency_us);
+    n->deliver_ns = us_ns(p->phy_latency_us + p->irq_wake_us);
+    n->loopback_ns = us_ns(p->loopback_us + p->irq_wake_us);
 }
 
 void net_fini(struct net *n)
@@ -62,11 +70,6 @@ sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes)
     uint32_t frames = bytes ? (bytes + payload - 1) / payload : 1;
     double wire = (double)bytes + (double)frames * p->frame_overhead_bytes;
     return (sim_time_t)llround(wire * 8.0 / p->line_rate_gbps);
-}
-
-static sim_time_t us_ns(double us)
-{
-    return (sim_time_t)llround(us * 1e3);
 }
 
 sim_time_t net_one_way_ns(const struct net_params *p, uint32_t bytes)
@@ -102,9 +105,8 @@ static void msg_at_switch(struct sim *s, void *obj, uint64_t arg)
 {
     struct net_msg *m = obj;
     struct net *n = m->n;
-    sim_time_t ser = net_serialisation_ns(&n->p, m->bytes);
-    sim_time_t begin = link_take(&n->egress[m->dst], sim_now(s), ser);
-    sim_schedule_at(s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
+    sim_time_t begin = link_take(&n->egress[m->dst], sim_now(s), m->ser);
+    sim_schedule_at(s, begin + m->ser + n->deliver_ns, msg_delivered, m, 0);
 }
 
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
@@ -114,19 +116,19 @@ void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_eve
     n->messages++;
     n->bytes += bytes;
     if (src == dst) {
-        sim_schedule(n->s, us_ns(n->p.loopback_us + n->p.irq_wake_us), delivered, obj, arg);
+        sim_schedule(n->s, n->loopback_ns, delivered, obj, arg);
         return;
     }
     struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
-    *m = (struct net_msg){.n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
     sim_time_t ser = net_serialisation_ns(&n->p, bytes);
+    *m = (struct net_msg){.ser = ser, .n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
     sim_time_t begin = link_take(&n->tx[src], sim_now(n->s), ser);
     if (!n->p.has_switch) {
         /* back to back: the receiver sees the bytes as they are sent */
-        sim_schedule_at(n->s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
+        sim_schedule_at(n->s, begin + ser + n->deliver_ns, msg_delivered, m, 0);
         return;
     }
-    sim_time_t head = begin + us_ns(n->p.phy_latency_us + n->p.switch_latency_us);
+    sim_time_t head = begin + n->to_switch_ns;
     if (n->p.switch_store_forward)
         head += ser;
     sim_schedule_at(n->s, head, msg_at_switch, m, 0);

@@ -54,6 +54,10 @@ struct net {
     struct net_link *tx, *egress; /* per host: its NIC's transmit side; the switch port towards it */
     sim_time_t t_reset;
     uint64_t messages, bytes;
+    /* the fixed delays in ns, rounded once at net_init */
+    sim_time_t to_switch_ns;   /* PHY + switch latency */
+    sim_time_t deliver_ns;     /* PHY + IRQ -> epoll wake */
+    sim_time_t loopback_ns;    /* loopback + IRQ wake */
 };
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts);
