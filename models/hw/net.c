@@ -90,23 +90,16 @@ static sim_time_t link_take(struct net_link *l, sim_time_t start, sim_time_t ser
     return begin;
 }
 
-static void msg_delivered(struct sim *s, void *obj, uint64_t arg)
-{
-    struct net_msg *m = obj;
-    sim_event_fn done = m->done;
-    void *o = m->obj;
-    uint64_t a = m->arg;
-    sim_waiter_put(s, (struct sim_waiter *)m);
-    done(s, o, a);
-}
-
 /* The message's head reached the switch: queue on the port towards dst. */
 static void msg_at_switch(struct sim *s, void *obj, uint64_t arg)
 {
     struct net_msg *m = obj;
     struct net *n = m->n;
-    sim_time_t begin = link_take(&n->egress[m->dst], sim_now(s), m->ser);
-    sim_schedule_at(s, begin + m->ser + n->deliver_ns, msg_delivered, m, 0);
+    struct net_link *port = &n->egress[m->dst];
+    port->heading--;
+    sim_time_t begin = link_take(port, sim_now(s), m->ser);
+    sim_schedule_at(s, begin + m->ser + n->deliver_ns, m->done, m->obj, m->arg);
+    sim_waiter_put(s, (struct sim_waiter *)m);
 }
 
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
@@ -119,17 +112,26 @@ void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_eve
         sim_schedule(n->s, n->loopback_ns, delivered, obj, arg);
         return;
     }
-    struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
+    sim_time_t now = sim_now(n->s);
     sim_time_t ser = net_serialisation_ns(&n->p, bytes);
-    *m = (struct net_msg){.ser = ser, .n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
-    sim_time_t begin = link_take(&n->tx[src], sim_now(n->s), ser);
+    sim_time_t begin = link_take(&n->tx[src], now, ser);
     if (!n->p.has_switch) {
         /* back to back: the receiver sees the bytes as they are sent */
-        sim_schedule_at(n->s, begin + ser + n->deliver_ns, msg_delivered, m, 0);
+        sim_schedule_at(n->s, begin + ser + n->deliver_ns, delivered, obj, arg);
         return;
     }
     sim_time_t head = begin + n->to_switch_ns;
+    struct net_link *port = &n->egress[dst];
+    if (!n->p.switch_store_forward && begin == now && port->heading == 0) {
+        /* first at the port whatever is sent from now on (see net.h) */
+        sim_time_t out = link_take(port, head, ser);
+        sim_schedule_at(n->s, out + ser + n->deliver_ns, delivered, obj, arg);
+        return;
+    }
     if (n->p.switch_store_forward)
         head += ser;
+    struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
+    *m = (struct net_msg){.ser = ser, .n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
+    port->heading++;
     sim_schedule_at(n->s, head, msg_at_switch, m, 0);
 }
