@@ -16,7 +16,7 @@
  *   this process (what one core delivers when the machine is shared),
  *   events, events per op, events per wall and per CPU second, peak OSD ops
  *   in flight (the op pool's peak), events pending at the end, set-up wall
- *   seconds (cluster_create), and the child's VmHWM / VmRSS from
+ *   and CPU seconds (cluster_create), and the child's VmHWM / VmRSS from
  *   /proc/self/status.
  * Two durations (default 1 and 4 simulated seconds) show that memory follows
  * the ops in flight, not the ops simulated.  With -k the scenario's own
@@ -111,7 +111,7 @@ static double cpu_s(void)
 }
 
 struct bench_result {
-    double sim_s, ops, wall_s, cpu_s, setup_s, events, peak_in_flight, pending;
+    double sim_s, ops, wall_s, cpu_s, setup_s, setup_cpu_s, events, peak_in_flight, pending;
     long hwm_kb, rss_kb;
 };
 
@@ -152,9 +152,10 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
         scenario_free(&sc);
         return rc;
     }
-    double setup0 = wallclock_s();
+    double setup0 = wallclock_s(), setup_c0 = cpu_s();
     struct cluster *c = cluster_create(&spec, err);
     r->setup_s = wallclock_s() - setup0;
+    r->setup_cpu_s = cpu_s() - setup_c0;
     if (!c) {
         scenario_free(&sc);
         return err->code ? err->code : -EINVAL;
@@ -183,10 +184,10 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
 
 static void print_result(const struct bench_result *r)
 {
-    printf("%6.3f %9.0f %9.0f %8.3f %8.3f %10.0f %10.0f %10.0f %6.1f %10.0f %10.0f %8.0f %7.0f %7.3f %8ld %8ld\n",
+    printf("%6.3f %9.0f %9.0f %8.3f %8.3f %10.0f %10.0f %10.0f %6.1f %10.0f %10.0f %8.0f %7.0f %7.3f %7.3f %8ld %8ld\n",
            r->sim_s, r->ops, r->ops / r->sim_s, r->wall_s, r->cpu_s, r->ops / r->wall_s, r->ops / r->cpu_s,
            r->events, r->ops ? r->events / r->ops : 0, r->events / r->wall_s, r->events / r->cpu_s,
-           r->peak_in_flight, r->pending, r->setup_s, r->hwm_kb, r->rss_kb);
+           r->peak_in_flight, r->pending, r->setup_s, r->setup_cpu_s, r->hwm_kb, r->rss_kb);
 }
 
 static void usage(FILE *f)
@@ -254,9 +255,9 @@ int main(int argc, char **argv)
     else
         printf("cluster_bench: %s, %d clients x iodepth %d, 4k randwrite, %d client ops in flight\n", o.scenario,
                o.clients, o.iodepth, o.clients * o.iodepth);
-    printf("%6s %9s %9s %8s %8s %10s %10s %10s %6s %10s %10s %8s %7s %7s %8s %8s\n", "sim_s", "ops", "sim_iops",
+    printf("%6s %9s %9s %8s %8s %10s %10s %10s %6s %10s %10s %8s %7s %7s %7s %8s %8s\n", "sim_s", "ops", "sim_iops",
            "wall_s", "cpu_s", "ops/wall_s", "ops/cpu_s", "events", "ev/op", "ev/wall_s", "ev/cpu_s", "peak_ops",
-           "pending", "setup_s", "hwm_kB", "rss_kB");
+           "pending", "setup_s", "set_cpu", "hwm_kB", "rss_kB");
     fflush(stdout);
     int status = 0;
     for (int i = 0; i < o.n_durations; i++) {
