@@ -7,12 +7,13 @@
 #  2. The cluster benchmarks (issue 14), each in its own forked child:
 #     30-OSD (3 hosts x 10, 4 clients x iodepth 128), 1,000-OSD (100 hosts x
 #     10, 32k PGs, 64 clients x iodepth 128) and the 320-OSD published shape
-#     (scenarios/bench-320osd-1tibps.json, 1 simulated second), then their
+#     (tests/bench/published-320osd.json, 1 simulated second), then their
 #     figures against the goals and against the reference heap's PHOLD B
 #     events/s of this same run.  CPU seconds of the process are the measure
 #     of one core's work on a shared machine; wall seconds are printed too.
 #  3. The device/network sweep of the hardware models, and the sweep bench.
-#  BENCH_320=0 skips the 320-OSD shape (the longest).
+#  BENCH_320=0 skips the 320-OSD shape (the longest); D320=0.1 simulates
+#  less of it (its figure is then scaled to one simulated second).
 set -u
 cd "$(dirname "$0")/../.."
 bin=out/bin
@@ -64,8 +65,8 @@ echo "== cluster_bench 1000-OSD (100 hosts x 10 OSDs, 32768 PGs, 64 clients x io
 $bin/cluster_bench -d 0.2 -c 64 -g 4 --set cluster.hosts=100 --set pool.pg_num=32768 | tee out/bench/c1000.txt
 if [ "${BENCH_320:-1}" != 0 ]; then
   echo
-  echo "== cluster_bench 320-OSD published shape (scenarios/bench-320osd-1tibps.json, 1 s simulated)"
-  $bin/cluster_bench -k -s scenarios/bench-320osd-1tibps.json -d 1 | tee out/bench/c320.txt
+  echo "== cluster_bench 320-OSD published shape (tests/bench/published-320osd.json, ${D320:=1} s simulated)"
+  $bin/cluster_bench -k -s tests/bench/published-320osd.json -d "$D320" | tee out/bench/c320.txt
 fi
 echo
 echo "== speed at scale (issue 14 goals), ratios within this run"
@@ -81,9 +82,10 @@ awk -v ops="$(col out/bench/c30.txt 7)" -v ev30="$(col out/bench/c30.txt 11)" -v
     printf "vs the C binary heap on PHOLD B (%.2f M events/s this run): 30-OSD %.2fx, 1000-OSD %.2fx\n", heap / 1e6, ev30 / heap, ev1k / heap
 }'
 if [ -f out/bench/c320.txt ] && [ "${BENCH_320:-1}" != 0 ]; then
-  awk -v w="$(col out/bench/c320.txt 4)" -v c="$(col out/bench/c320.txt 5)" -v iops="$(col out/bench/c320.txt 3)" \
-      -v ev="$(col out/bench/c320.txt 11)" -v heap="${heapB:-0}" 'BEGIN {
-    printf "320-OSD shape: 1 simulated second in %.1f s wall, %.1f s CPU (goal <= 30 s), %.0f simulated IOPS, %.2f M events/s", w, c, iops, ev / 1e6
+  awk -v d="$(col out/bench/c320.txt 1)" -v w="$(col out/bench/c320.txt 4)" -v c="$(col out/bench/c320.txt 5)" \
+      -v iops="$(col out/bench/c320.txt 3)" -v ev="$(col out/bench/c320.txt 11)" -v heap="${heapB:-0}" 'BEGIN {
+    printf "320-OSD shape: %.2f simulated s in %.1f s wall, %.1f s CPU = %.0f CPU s per simulated second (goal <= 30 s), %.0f simulated IOPS, %.2f M events/s",
+           d, w, c, c / d, iops, ev / 1e6
     if (heap > 0) printf " = %.2fx the heap", ev / heap
     printf "\n"
   }'
