@@ -102,8 +102,9 @@ void *sim_alloc(struct sim *s, size_t n, size_t size);
 /*
  * A read-only table that every model object of this run asking with the same
  * (kind, param) shares, e.g. one CPU jitter table per distinct work_cv rather
- * than one per host.  *fresh is true for the first caller, which must fill
- * it; the memory is zeroed and lives until sim_destroy.
+ * than one per host.  kind is kept by pointer (a string literal); *fresh is
+ * true for the first caller, which must fill it; the memory is zeroed and
+ * lives until sim_destroy.
  */
 void *sim_shared_table(struct sim *s, const char *kind, double param, size_t bytes, bool *fresh);
 
