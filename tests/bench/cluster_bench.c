@@ -238,7 +238,13 @@ int main(int argc, char **argv)
         case 'q': o.iodepth = atoi(optarg); break;
         case 's': o.scenario = optarg; break;
         case 'k': o.own_clients = true; break;
-        case 'g': o.image_gib = strtod(optarg, NULL); break;
+        case 'g':
+            o.image_gib = strtod(optarg, NULL);
+            if (o.image_gib <= 0) {
+                fprintf(stderr, "cluster_bench: -g %s: the image size must be > 0 GiB\n", optarg);
+                return 2;
+            }
+            break;
         case 'S':
             if (o.n_sets == MAX_SETS) {
                 fprintf(stderr, "cluster_bench: too many --set\n");
