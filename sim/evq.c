@@ -51,28 +51,40 @@ static inline unsigned __int128 entry_rank(const struct evq_entry *e)
     return (unsigned __int128)e->t << 64 | e->key;
 }
 
-/* Place e at position i (a hole) and move it down to where it belongs. */
-static void sift_down(struct evq *q, uint32_t i, const struct evq_entry *e)
+/* The smallest of h[c .. c+3] (all present), without branches. */
+static inline uint32_t min_of_four(const struct evq_entry *h, uint32_t c)
+{
+    unsigned __int128 r0 = entry_rank(&h[c]), r1 = entry_rank(&h[c + 1]);
+    unsigned __int128 r2 = entry_rank(&h[c + 2]), r3 = entry_rank(&h[c + 3]);
+    uint32_t a = r1 < r0 ? c + 1 : c, b = r3 < r2 ? c + 3 : c + 2;
+    unsigned __int128 ra = r1 < r0 ? r1 : r0, rb = r3 < r2 ? r3 : r2;
+    return rb < ra ? b : a;
+}
+
+/*
+ * Fill the hole at the root with e.  Floyd's bottom-up order: the hole first
+ * follows the smallest children down to a leaf, then e climbs back from
+ * there.  A new or refilled entry is usually later than most pending ones,
+ * so it belongs near the leaves: this skips the comparison with e at every
+ * level on the way down (an unpredictable branch) for a short climb at the
+ * end.  Ranks are unique (the insertion key), so any valid heap pops the
+ * same sequence.
+ */
+static void sift_down_root(struct evq *q, const struct evq_entry *e)
 {
     struct evq_entry *h = q->heap;
-    uint32_t n = q->n;
-    unsigned __int128 re = entry_rank(e);
+    uint32_t n = q->n, i = 0;
     for (;;) {
         uint32_t c = 4 * i + 1;
-        if (c >= n)
-            break;
-        uint32_t best;
-        unsigned __int128 rb;
         if (c + 4 <= n) {
-            unsigned __int128 r0 = entry_rank(&h[c]), r1 = entry_rank(&h[c + 1]);
-            unsigned __int128 r2 = entry_rank(&h[c + 2]), r3 = entry_rank(&h[c + 3]);
-            uint32_t a = r1 < r0 ? c + 1 : c, b = r3 < r2 ? c + 3 : c + 2;
-            unsigned __int128 ra = r1 < r0 ? r1 : r0, rbb = r3 < r2 ? r3 : r2;
-            best = rbb < ra ? b : a;
-            rb = rbb < ra ? rbb : ra;
-        } else {
-            best = c;
-            rb = entry_rank(&h[c]);
+            uint32_t best = min_of_four(h, c);
+            h[i] = h[best];
+            i = best;
+            continue;
+        }
+        if (c < n) { /* the last, partial group: its children are past n */
+            uint32_t best = c;
+            unsigned __int128 rb = entry_rank(&h[c]);
             for (uint32_t k = c + 1; k < n; k++) {
                 unsigned __int128 rk = entry_rank(&h[k]);
                 if (rk < rb) {
@@ -80,11 +92,18 @@ static void sift_down(struct evq *q, uint32_t i, const struct evq_entry *e)
                     rb = rk;
                 }
             }
+            h[i] = h[best];
+            i = best;
         }
-        if (re <= rb)
+        break;
+    }
+    unsigned __int128 re = entry_rank(e);
+    while (i > 0) {
+        uint32_t p = (i - 1) / 4;
+        if (re >= entry_rank(&h[p]))
             break;
-        h[i] = h[best];
-        i = best;
+        h[i] = h[p];
+        i = p;
     }
     h[i] = *e;
 }
@@ -108,7 +127,7 @@ static void fill_hole(struct evq *q)
     q->hole = false;
     q->n--;
     if (q->n > 0)
-        sift_down(q, 0, &q->heap[q->n]);
+        sift_down_root(q, &q->heap[q->n]);
 }
 
 static void insert(struct evq *q, const struct evq_entry *e)
@@ -117,7 +136,7 @@ static void insert(struct evq *q, const struct evq_entry *e)
     if (q->hole) {
         /* replace-top: the new entry takes the popped root's place */
         q->hole = false;
-        sift_down(q, 0, e);
+        sift_down_root(q, e);
         return;
     }
     if (q->n == q->cap) {

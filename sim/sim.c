@@ -16,6 +16,12 @@ struct sim_rng_block {
     unsigned long state[SIM_RNG_BLOCK][3]; /* GSL's taus_state_t: s1, s2, s3 */
 };
 
+struct sim_table {
+    const char *kind;
+    double param;
+    void *data;
+};
+
 struct sim *sim_create(uint64_t seed)
 {
     struct sim *s = sim_xcalloc(1, sizeof *s);
@@ -41,7 +47,22 @@ void sim_destroy(struct sim *s)
     for (uint32_t i = 0; i < s->n_arena; i++)
         free(s->arena[i]);
     free(s->arena);
+    free(s->tables);
     free(s);
+}
+
+void *sim_shared_table(struct sim *s, const char *kind, double param, size_t bytes, bool *fresh)
+{
+    for (uint32_t i = 0; i < s->n_tables; i++)
+        if (!strcmp(s->tables[i].kind, kind) && s->tables[i].param == param) {
+            *fresh = false;
+            return s->tables[i].data;
+        }
+    s->tables = sim_xrealloc(s->tables, s->n_tables + 1, sizeof *s->tables);
+    struct sim_table *t = &s->tables[s->n_tables++];
+    *t = (struct sim_table){.kind = kind, .param = param, .data = sim_alloc(s, 1, bytes)};
+    *fresh = true;
+    return t->data;
 }
 
 void *sim_alloc(struct sim *s, size_t n, size_t size)
@@ -189,7 +210,8 @@ static uint32_t rng_slot(uint64_t id, uint32_t cap)
     return (uint32_t)sim_fmix64(id) & (cap - 1);
 }
 
-gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose)
+/* Record the identity's stream as issued; a repeat is a model bug. */
+static void rng_register(struct sim *s, const char *entity, uint32_t index, const char *purpose)
 {
     if (s->n_rngs * 2 >= s->rng_cap) {
         uint32_t cap = s->rng_cap ? s->rng_cap * 2 : 256;
@@ -217,7 +239,20 @@ gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *
     }
     s->rng_ids[j] = id;
     s->n_rngs++;
+}
 
+void sim_rng_inline(struct sim *s, const char *entity, uint32_t index, const char *purpose,
+                    struct sim_taus2 *out)
+{
+    rng_register(s, entity, index, purpose);
+    uint32_t w[3];
+    sim_rng_state(s->seed, entity, index, purpose, w);
+    *out = (struct sim_taus2){w[0], w[1], w[2]};
+}
+
+gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose)
+{
+    rng_register(s, entity, index, purpose);
     if (!s->rng_block || s->rng_block_used == SIM_RNG_BLOCK) {
         SIM_ASSERT(gsl_rng_taus2->size == sizeof s->rng_block->state[0]);
         s->rng_block = sim_alloc(s, 1, sizeof *s->rng_block);

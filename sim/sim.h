@@ -33,6 +33,7 @@ struct sim_waiter {
 };
 
 struct sim_rng_block;
+struct sim_table;
 
 struct sim {
     /* Elements below are read by inline helpers; treat as private. */
@@ -52,6 +53,8 @@ struct sim {
     uint32_t rng_block_used;
     void **arena;               /* allocations freed by sim_destroy */
     uint32_t n_arena;
+    struct sim_table *tables;   /* read-only tables shared by key (sim_shared_table) */
+    uint32_t n_tables;
 };
 
 /* Create a simulator whose random streams derive from seed. */
@@ -96,7 +99,17 @@ static inline uint32_t sim_pending(const struct sim *s) { return evq_size(&s->q)
 /* Zeroed memory that lives until sim_destroy (per-run tables of the models). */
 void *sim_alloc(struct sim *s, size_t n, size_t size);
 
-/* Waiter pool (used by queueing.c). */
+/*
+ * A read-only table that every model object of this run asking with the same
+ * (kind, param) shares, e.g. one CPU jitter table per distinct work_cv rather
+ * than one per host.  kind is kept by pointer (a string literal); *fresh is
+ * true for the first caller, which must fill it; the memory is zeroed and
+ * lives until sim_destroy.
+ */
+void *sim_shared_table(struct sim *s, const char *kind, double param, size_t bytes, bool *fresh);
+
+/* Waiter pool (used by queueing.c, and by models for small fixed-size
+   records that fit a waiter: net messages, CPU work items). */
 struct sim_waiter *sim_waiter_get(struct sim *s);
 static inline void sim_waiter_put(struct sim *s, struct sim_waiter *w)
 {
@@ -114,6 +127,28 @@ static inline void sim_waiter_put(struct sim *s, struct sim_waiter *w)
  * The stream is owned by s (never gsl_rng_free it); valid until sim_destroy.
  */
 gsl_rng *sim_rng(struct sim *s, const char *entity, uint32_t index, const char *purpose);
+
+/*
+ * The same stream held inline by its owner: GSL's taus2 recurrence on three
+ * 32-bit words (rng/taus.c, taus_get), so sim_taus2_get returns exactly what
+ * gsl_rng_get returns on the sim_rng of the same identity, without an
+ * allocation per stream or a call through GSL's type table per draw.  The
+ * identity is registered like sim_rng's (a repeat aborts).
+ */
+struct sim_taus2 {
+    uint32_t s1, s2, s3;
+};
+void sim_rng_inline(struct sim *s, const char *entity, uint32_t index, const char *purpose,
+                    struct sim_taus2 *out);
+
+static inline uint32_t sim_taus2_get(struct sim_taus2 *t)
+{
+    /* TAUSWORTHE(s, a, b, c, d) = ((s & c) << d) ^ (((s << a) ^ s) >> b), mod 2^32 */
+    t->s1 = ((t->s1 & 4294967294u) << 12) ^ (((t->s1 << 13) ^ t->s1) >> 19);
+    t->s2 = ((t->s2 & 4294967288u) << 4) ^ (((t->s2 << 2) ^ t->s2) >> 25);
+    t->s3 = ((t->s3 & 4294967280u) << 17) ^ (((t->s3 << 3) ^ t->s3) >> 11);
+    return t->s1 ^ t->s2 ^ t->s3;
+}
 
 /*
  * The taus2 state words (s1, s2, s3) sim_rng starts the identity's stream

@@ -831,6 +831,45 @@ static void test_exec_jitter(void **state)
     free(dur);
 }
 
+/*
+ * The tables cpu_host_init builds once instead of per stage or per host:
+ * hosts of one work_cv share one jitter table (another work_cv gets its
+ * own, of mean exactly 1), and under the performance governor the tabled
+ * clock x SMT speed for n busy hardware threads is what the governor and
+ * SMT functions give for n, for every n of a boosting SMT host.
+ */
+static void test_host_tables(void **state)
+{
+    struct sim *s = sim_create(1);
+    struct cpu_params p = base_params();
+    p.work_cv = 0.3;
+    p.cores = 8;
+    p.threads = 16;
+    p.smt_pair_throughput = 1.25;
+    p.base_clock_ghz = 2.5;
+    p.boost_clock_ghz = 3.4;
+    p.all_core_clock_ghz = 2.9;
+    p.max_clock_ghz = 3.4;
+    struct cpu_host a, b, c;
+    cpu_host_init(&a, s, &p);
+    cpu_host_init(&b, s, &p);
+    p.work_cv = 0.5;
+    cpu_host_init(&c, s, &p);
+    assert_ptr_equal(a.jitter, b.jitter);
+    assert_ptr_not_equal(a.jitter, c.jitter);
+    double sum = 0;
+    for (int i = 0; i < CPU_JITTER_LEVELS; i++)
+        sum += c.jitter[i];
+    assert_true(fabs(sum / CPU_JITTER_LEVELS - 1) < 1e-12);
+    assert_non_null(a.stage_ghz);
+    for (uint32_t n = 1; n <= 16; n++)
+        assert_true(a.stage_ghz[n] == cpu_stage_clock_ghz(&a, n < 8 ? n : 8) * cpu_smt_speed(&a.p, n));
+    /* with 1 busy: the one-core boost; all 16: the all-core clock x 1.25 / 2 */
+    assert_true(fabs(a.stage_ghz[1] - 3.4) < 1e-12);
+    assert_true(fabs(a.stage_ghz[16] - 2.9 * 0.625) < 1e-12);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -851,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_cross_ccx_wake),
         cmocka_unit_test(test_cores_mmc),
         cmocka_unit_test(test_exec_jitter),
+        cmocka_unit_test(test_host_tables),
     };
     return cmocka_run_group_tests_name("cpu", tests, NULL, NULL);
 }

@@ -289,7 +289,10 @@ static void unknown_names_list_alternatives(void **state)
     const char *m = load_err(HWPROFILE_HOST, FIX "host-unknown-part.json", &err);
     assert_has(m, FIX "host-unknown-part.json: cpu: unknown cpu profile 'epyc-7302' (did you "
                   "mean 'epyc-7302p'?); available in hw-profiles/cpu: epyc-7302p, ");
-    assert_has(m, ", epyc-7742, lab-vm"); /* sorted; more profiles may sit between */
+    /* sorted; more profiles (epyc-9454p, ...) may sit between */
+    const char *after_7742 = strstr(m, ", epyc-7742, ");
+    assert_non_null(after_7742);
+    assert_has(after_7742, ", lab-vm");
 
     assert_true(hwprofile_load_nvme("pm 983", DIR_, &d, &err) < 0);
     assert_has(err.msg, "'pm 983' is not a valid nvme profile name");

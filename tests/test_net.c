@@ -5,7 +5,9 @@
  * of data + 320 B of messenger header) at 10 vs 100 Gb/s worked out by hand,
  * the unloaded one-way delay through a cut-through and a store-and-forward
  * switch and back to back, the same-host loopback path, contention of two
- * flows on one NIC's transmit link, and the per-message kernel CPU helpers.
+ * flows on one NIC's transmit link, the per-message kernel CPU helpers, and
+ * 4,000 messages fanning in through one switch against Lindley's recursion
+ * worked out in the test (the switch step net_send resolves at send time).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -250,6 +252,101 @@ static void test_cpu_helpers(void **state)
     sim_destroy(s);
 }
 
+/* ---- many senders through one switch, against Lindley's recursion by hand ---- */
+
+enum { FAN_MSGS = 4000, FAN_HOSTS = 6 };
+
+struct fan {
+    struct net *n;
+    uint32_t src[FAN_MSGS], dst[FAN_MSGS], bytes[FAN_MSGS];
+    sim_time_t sent[FAN_MSGS], got[FAN_MSGS];
+};
+
+static void fan_delivered(struct sim *s, void *obj, uint64_t i)
+{
+    struct fan *f = obj;
+    f->got[i] = sim_now(s);
+}
+
+static void fan_send(struct sim *s, void *obj, uint64_t i)
+{
+    struct fan *f = obj;
+    net_send(f->n, f->src[i], f->dst[i], f->bytes[i], fan_delivered, f, i);
+}
+
+static int fan_cmp_head(const void *a, const void *b, void *ctx)
+{
+    const sim_time_t *head = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (head[x] != head[y])
+        return head[x] < head[y] ? -1 : 1;
+    return (x > y) - (x < y); /* the same arrival: in sending order */
+}
+
+/*
+ * 4,000 messages of 64 B to 64 KiB from 6 hosts to 6 hosts (random, some
+ * bursts at one instant, so links queue and ports see incast), through a
+ * cut-through switch at 10 Gb/s.  Expected, computed independently: each
+ * sender's link serves its messages FIFO in sending order; a message reaches
+ * the switch at its link start + PHY + switch latency; each port towards a
+ * receiver serves messages FIFO in arrival order (ties in sending order);
+ * delivery = port start + serialisation + PHY + IRQ wake.  Every delivery
+ * time must match to the ns, whether or not net_send resolved the switch
+ * at send time.
+ */
+static void test_switch_fan_in_matches_lindley(void **state)
+{
+    struct net_params p = params_from_profiles("10gbase-t", "tor-cut-through");
+    struct sim *s = sim_create(1);
+    struct net n;
+    net_init(&n, s, &p, FAN_HOSTS);
+    struct fan *f = calloc(1, sizeof *f);
+    f->n = &n;
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    sim_time_t t = 0;
+    for (uint32_t i = 0; i < FAN_MSGS; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        f->src[i] = (uint32_t)(x % FAN_HOSTS);
+        f->dst[i] = (uint32_t)((f->src[i] + 1 + (x >> 8) % (FAN_HOSTS - 1)) % FAN_HOSTS);
+        f->bytes[i] = (x >> 16) % 4 == 0 ? 65536 : 64 + (uint32_t)((x >> 24) % 8192);
+        if ((x >> 40) % 3) /* else: the same instant as the previous one */
+            t += (x >> 44) % 6000;
+        f->sent[i] = t;
+        sim_schedule_at(s, t, fan_send, f, i);
+    }
+    sim_run(s, SIM_TIME_MAX);
+
+    sim_time_t *head = calloc(FAN_MSGS, sizeof *head), *ser = calloc(FAN_MSGS, sizeof *ser);
+    sim_time_t tx_free[FAN_HOSTS] = {0}, port_free[FAN_HOSTS] = {0};
+    sim_time_t to_switch = llround((p.phy_latency_us + p.switch_latency_us) * 1e3);
+    sim_time_t deliver = llround((p.phy_latency_us + p.irq_wake_us) * 1e3);
+    for (uint32_t i = 0; i < FAN_MSGS; i++) {
+        ser[i] = net_serialisation_ns(&p, f->bytes[i]);
+        sim_time_t begin = f->sent[i] > tx_free[f->src[i]] ? f->sent[i] : tx_free[f->src[i]];
+        tx_free[f->src[i]] = begin + ser[i];
+        head[i] = begin + to_switch;
+    }
+    uint32_t *order = calloc(FAN_MSGS, sizeof *order);
+    for (uint32_t i = 0; i < FAN_MSGS; i++)
+        order[i] = i;
+    qsort_r(order, FAN_MSGS, sizeof *order, fan_cmp_head, head);
+    for (uint32_t k = 0; k < FAN_MSGS; k++) {
+        uint32_t i = order[k];
+        sim_time_t begin = head[i] > port_free[f->dst[i]] ? head[i] : port_free[f->dst[i]];
+        port_free[f->dst[i]] = begin + ser[i];
+        sim_time_t want = begin + ser[i] + deliver;
+        if (f->got[i] != want)
+            fail_msg("message %u (%u -> %u, %u B): delivered at %llu, expected %llu", i, f->src[i], f->dst[i],
+                     f->bytes[i], (unsigned long long)f->got[i], (unsigned long long)want);
+    }
+    free(order);
+    free(head);
+    free(ser);
+    free(f);
+    net_fini(&n);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_tx_contention),
         cmocka_unit_test(test_cpu_helpers),
+        cmocka_unit_test(test_switch_fan_in_matches_lindley),
     };
     return cmocka_run_group_tests_name("net", tests, NULL, NULL);
 }

@@ -196,6 +196,41 @@ static void test_rng_state_is_the_generators_state(void **state)
 }
 
 /*
+ * sim_rng_inline (the stream a CPU thread holds in its own struct) draws
+ * exactly what GSL's generator of the same identity draws: two simulators of
+ * one seed, one through each API, agree for 10,000 draws on every identity.
+ */
+static void test_rng_inline_stream_is_gsls(void **state)
+{
+    struct sim *a = sim_create(31337), *b = sim_create(31337);
+    for (uint32_t i = 0; i < 40; i++) {
+        struct sim_taus2 t;
+        sim_rng_inline(a, "cpu-thread", i * 4099u, "work", &t);
+        gsl_rng *r = sim_rng(b, "cpu-thread", i * 4099u, "work");
+        for (int k = 0; k < 10000; k++)
+            assert_true(sim_taus2_get(&t) == gsl_rng_get(r));
+    }
+    sim_destroy(a);
+    sim_destroy(b);
+}
+
+static void child_inline_then_gsl_same_identity(const void *arg)
+{
+    struct sim *s = sim_create(1);
+    struct sim_taus2 t;
+    sim_rng_inline(s, "cpu-thread", 5, "work", &t);
+    (void)sim_rng(s, "cpu-thread", 5, "work");
+}
+
+/* One identity is one stream whichever API hands it out. */
+static void test_rng_inline_identity_repeat_aborts(void **state)
+{
+    int st = run_in_child(child_inline_then_gsl_same_identity, NULL);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGABRT);
+}
+
+/*
  * Determinism byte for byte across runs, builds and platforms: the hash uses
  * only 64-bit integer arithmetic on explicitly packed bytes.  Pinned values:
  * a change here changes every simulated result (update the golden outputs).
@@ -836,6 +871,8 @@ int main(void)
         cmocka_unit_test(test_rng_stream_independent_of_creation_order),
         cmocka_unit_test(test_rng_same_identity_twice_aborts),
         cmocka_unit_test(test_rng_state_is_the_generators_state),
+        cmocka_unit_test(test_rng_inline_stream_is_gsls),
+        cmocka_unit_test(test_rng_inline_identity_repeat_aborts),
         cmocka_unit_test(test_rng_state_pinned),
         cmocka_unit_test(test_rng_old_seed_collision_is_gone),
         cmocka_unit_test(test_rng_1000_osd_cluster_streams_distinct_200_seeds),

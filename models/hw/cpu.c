@@ -34,17 +34,34 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
-           exact in distribution up to N levels, one uniform draw per stage */
-        double s2 = log1p(p->work_cv * p->work_cv), sigma = sqrt(s2), mu = -s2 / 2;
-        h->jitter = sim_alloc(s, CPU_JITTER_LEVELS, sizeof *h->jitter);
-        double sum = 0;
-        for (int i = 0; i < CPU_JITTER_LEVELS; i++) {
-            double q = (i + 0.5) / CPU_JITTER_LEVELS;
-            h->jitter[i] = exp(mu + sigma * gsl_cdf_ugaussian_Pinv(q));
-            sum += h->jitter[i];
+           exact in distribution up to N levels, one uniform draw per stage;
+           the table depends on work_cv alone, so hosts share it */
+        bool fresh;
+        double *jit = sim_shared_table(s, "cpu-jitter", p->work_cv, CPU_JITTER_LEVELS * sizeof *jit, &fresh);
+        if (fresh) {
+            double s2 = log1p(p->work_cv * p->work_cv), sigma = sqrt(s2), mu = -s2 / 2;
+            double sum = 0;
+            for (int i = 0; i < CPU_JITTER_LEVELS; i++) {
+                double q = (i + 0.5) / CPU_JITTER_LEVELS;
+                jit[i] = exp(mu + sigma * gsl_cdf_ugaussian_Pinv(q));
+                sum += jit[i];
+            }
+            for (int i = 0; i < CPU_JITTER_LEVELS; i++) /* mean exactly 1 */
+                jit[i] *= CPU_JITTER_LEVELS / sum;
         }
-        for (int i = 0; i < CPU_JITTER_LEVELS; i++) /* mean exactly 1 */
-            h->jitter[i] *= CPU_JITTER_LEVELS / sum;
+        h->jitter = jit;
+    }
+    /* wake-up costs in ns, rounded once here rather than at every wake */
+    h->wake_ns[0] = (sim_time_t)llround(p->wake_us * 1e3);
+    for (int i = 0; i < p->n_cstates; i++)
+        h->wake_ns[i + 1] = (sim_time_t)llround((p->wake_us + p->cstate_exit_us[i]) * 1e3);
+    h->cross_ccx_ns = (sim_time_t)llround(p->cross_ccx_wake_us * 1e3);
+    /* performance and powersave: a stage's speed depends on the busy
+       hardware threads alone (the same expression cpu_exec evaluates) */
+    if (p->governor == CPU_GOV_PERFORMANCE || p->governor == CPU_GOV_POWERSAVE) {
+        h->stage_ghz = sim_alloc(s, h->p.threads + 1, sizeof *h->stage_ghz);
+        for (uint32_t n = 1; n <= h->p.threads; n++)
+            h->stage_ghz[n] = cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
     }
 }
 
@@ -141,33 +158,25 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
 sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns)
 {
     const struct cpu_params *p = &h->p;
-    double us = p->wake_us;
     double idle_us = (double)idle_ns / 1e3;
     for (int i = p->n_cstates - 1; i >= 0; i--)
-        if (idle_us >= p->cstate_residency_us[i]) {
-            us += p->cstate_exit_us[i];
-            break;
-        }
-    return (sim_time_t)llround(us * 1e3);
+        if (idle_us >= p->cstate_residency_us[i])
+            return h->wake_ns[i + 1];
+    return h->wake_ns[0];
 }
 
 /* ---- item queues ---- */
 
+_Static_assert(sizeof(struct cpu_item) <= sizeof(struct sim_waiter), "cpu_item must fit a waiter");
+
 static struct cpu_item *item_get(struct cpu_pool *p)
 {
-    if (__builtin_expect(!p->free_items, 0)) {
-        enum { BLOCK = 256 };
-        struct cpu_item *b = sim_xcalloc(BLOCK, sizeof *b);
-        p->item_blocks = sim_xrealloc(p->item_blocks, p->n_item_blocks + 1, sizeof *p->item_blocks);
-        p->item_blocks[p->n_item_blocks++] = b;
-        for (int i = 0; i < BLOCK - 1; i++)
-            b[i].next = &b[i + 1];
-        p->free_items = b;
-    }
-    struct cpu_item *it = p->free_items;
-    p->free_items = it->next;
-    it->next = NULL;
-    return it;
+    return (struct cpu_item *)sim_waiter_get(p->host->s);
+}
+
+static void item_put(struct cpu_pool *p, struct cpu_item *it)
+{
+    sim_waiter_put(p->host->s, (struct sim_waiter *)it);
 }
 
 static void itemq_push_back(struct cpu_itemq *q, struct cpu_item *it)
@@ -222,15 +231,13 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
         p->threads[i].idle_since = sim_now(h->s);
         p->threads[i].ccx = h->n_threads++ % h->n_ccx;
         uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) | pool_seq << THREAD_BITS | i;
-        p->threads[i].rng = sim_rng(h->s, "cpu-thread", id, "work");
+        sim_rng_inline(h->s, "cpu-thread", id, "work", &p->threads[i].rng);
     }
 }
 
 void cpu_pool_fini(struct cpu_pool *p)
 {
-    for (uint32_t i = 0; i < p->n_item_blocks; i++)
-        free(p->item_blocks[i]);
-    free(p->item_blocks);
+    /* items still queued belong to the sim's waiter pool, freed with it */
     free(p->threads);
     memset(p, 0, sizeof *p);
 }
@@ -263,7 +270,7 @@ static void thread_wake(struct cpu_thread *th)
        completion or a message arriving: those are interrupts) */
     const struct cpu_thread *waker = h->running;
     if (!th->pool->polling && waker && waker->ccx != th->ccx)
-        lat += (sim_time_t)llround(h->p.cross_ccx_wake_us * 1e3);
+        lat += h->cross_ccx_ns;
     th->waking = true;
     th->wakeups++;
     h->wakeups++;
@@ -307,8 +314,7 @@ static void thread_next(struct cpu_thread *th)
     cpu_item_fn fn = it->fn;
     void *obj = it->obj;
     uint64_t arg = it->arg;
-    it->next = p->free_items;
-    p->free_items = it;
+    item_put(p, it);
     struct cpu_thread *prev = p->host->running;
     p->host->running = th;
     fn(p->host->s, th, obj, arg);
@@ -377,8 +383,9 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     uint32_t n = h->cores.busy + (holding ? 0 : 1);
     if (n > h->p.threads)
         n = h->p.threads;
-    double ghz = cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
-    double jitter = h->jitter ? h->jitter[gsl_rng_get(th->rng) % CPU_JITTER_LEVELS] : 1;
+    double ghz = h->stage_ghz ? h->stage_ghz[n]
+                 : cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
+    double jitter = h->jitter ? h->jitter[sim_taus2_get(&th->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
     if (keep) {

@@ -99,7 +99,12 @@ struct cpu_host {
     uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
     uint32_t n_ccx;
     struct cpu_thread *running; /* the thread whose item or continuation is running now */
-    double *jitter;             /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv) */
+    const double *jitter;       /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv),
+                                   shared by the hosts of one work_cv (sim_shared_table) */
+    double *stage_ghz;          /* threads + 1 entries: a stage's clock x SMT speed with n hardware
+                                   threads busy, for governors whose clock follows n alone (else NULL) */
+    sim_time_t wake_ns[CPU_MAX_CSTATES + 1]; /* wake_us (+ C-state k's exit: entry k + 1), in ns */
+    sim_time_t cross_ccx_ns;    /* cross_ccx_wake_us in ns */
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
     sim_time_t util_t;
@@ -122,6 +127,8 @@ enum cpu_prio {
     CPU_PRIO_FRONT_NORMAL, /* head of the normal queue (WPQ: enqueue_front within the op's class) */
 };
 
+/* Work items come from the simulation's waiter pool (one free list per run,
+   not one per pool: a 1,000-OSD cluster has 15,000 pools). */
 struct cpu_item {
     struct cpu_item *next;
     cpu_item_fn fn;
@@ -151,7 +158,7 @@ struct cpu_thread {
     uint64_t cont_arg;
     double busy_ns;            /* CPU time this thread used (since reset) */
     uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
-    gsl_rng *rng;              /* its work-time jitter: one stream per thread, so that a
+    struct sim_taus2 rng;      /* its work-time jitter: one stream per thread, so that a
                                   change elsewhere never reorders this thread's draws */
 };
 
@@ -162,9 +169,6 @@ struct cpu_pool {
     bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
     struct cpu_thread *threads;
     struct cpu_itemq high, normal;
-    struct cpu_item *free_items;
-    struct cpu_item **item_blocks;
-    uint32_t n_item_blocks;
     uint64_t items_run;
     void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
 };

@@ -14,7 +14,7 @@
 #include "err.h"
 
 struct net_msg {
-    struct net_msg *next;
+    sim_time_t ser;     /* its serialisation time (the waiter's free-list link while free) */
     struct net *n;
     sim_event_fn done;
     void *obj;
@@ -22,6 +22,11 @@ struct net_msg {
     uint32_t dst, bytes;
 };
 _Static_assert(sizeof(struct net_msg) <= sizeof(struct sim_waiter), "net_msg must fit a waiter");
+
+static sim_time_t us_ns(double us)
+{
+    return (sim_time_t)llround(us * 1e3);
+}
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts)
 {
@@ -33,6 +38,9 @@ void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t
     n->tx = sim_xcalloc(n_hosts, sizeof *n->tx);
     n->egress = sim_xcalloc(n_hosts, sizeof *n->egress);
     n->t_reset = sim_now(s);
+    n->to_switch_ns = us_ns(p->phy_latency_us + p->switch_latency_us);
+    n->deliver_ns = us_ns(p->phy_latency_us + p->irq_wake_us);
+    n->loopback_ns = us_ns(p->loopback_us + p->irq_wake_us);
 }
 
 void net_fini(struct net *n)
@@ -64,11 +72,6 @@ sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes)
     return (sim_time_t)llround(wire * 8.0 / p->line_rate_gbps);
 }
 
-static sim_time_t us_ns(double us)
-{
-    return (sim_time_t)llround(us * 1e3);
-}
-
 sim_time_t net_one_way_ns(const struct net_params *p, uint32_t bytes)
 {
     sim_time_t ser = net_serialisation_ns(p, bytes);
@@ -87,24 +90,16 @@ static sim_time_t link_take(struct net_link *l, sim_time_t start, sim_time_t ser
     return begin;
 }
 
-static void msg_delivered(struct sim *s, void *obj, uint64_t arg)
-{
-    struct net_msg *m = obj;
-    sim_event_fn done = m->done;
-    void *o = m->obj;
-    uint64_t a = m->arg;
-    sim_waiter_put(s, (struct sim_waiter *)m);
-    done(s, o, a);
-}
-
 /* The message's head reached the switch: queue on the port towards dst. */
 static void msg_at_switch(struct sim *s, void *obj, uint64_t arg)
 {
     struct net_msg *m = obj;
     struct net *n = m->n;
-    sim_time_t ser = net_serialisation_ns(&n->p, m->bytes);
-    sim_time_t begin = link_take(&n->egress[m->dst], sim_now(s), ser);
-    sim_schedule_at(s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
+    struct net_link *port = &n->egress[m->dst];
+    port->heading--;
+    sim_time_t begin = link_take(port, sim_now(s), m->ser);
+    sim_schedule_at(s, begin + m->ser + n->deliver_ns, m->done, m->obj, m->arg);
+    sim_waiter_put(s, (struct sim_waiter *)m);
 }
 
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
@@ -114,20 +109,29 @@ void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_eve
     n->messages++;
     n->bytes += bytes;
     if (src == dst) {
-        sim_schedule(n->s, us_ns(n->p.loopback_us + n->p.irq_wake_us), delivered, obj, arg);
+        sim_schedule(n->s, n->loopback_ns, delivered, obj, arg);
         return;
     }
-    struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
-    *m = (struct net_msg){.n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
+    sim_time_t now = sim_now(n->s);
     sim_time_t ser = net_serialisation_ns(&n->p, bytes);
-    sim_time_t begin = link_take(&n->tx[src], sim_now(n->s), ser);
+    sim_time_t begin = link_take(&n->tx[src], now, ser);
     if (!n->p.has_switch) {
         /* back to back: the receiver sees the bytes as they are sent */
-        sim_schedule_at(n->s, begin + ser + us_ns(n->p.phy_latency_us + n->p.irq_wake_us), msg_delivered, m, 0);
+        sim_schedule_at(n->s, begin + ser + n->deliver_ns, delivered, obj, arg);
         return;
     }
-    sim_time_t head = begin + us_ns(n->p.phy_latency_us + n->p.switch_latency_us);
+    sim_time_t head = begin + n->to_switch_ns;
+    struct net_link *port = &n->egress[dst];
+    if (!n->p.switch_store_forward && begin == now && port->heading == 0) {
+        /* first at the port whatever is sent from now on (see net.h) */
+        sim_time_t out = link_take(port, head, ser);
+        sim_schedule_at(n->s, out + ser + n->deliver_ns, delivered, obj, arg);
+        return;
+    }
     if (n->p.switch_store_forward)
         head += ser;
+    struct net_msg *m = (struct net_msg *)sim_waiter_get(n->s);
+    *m = (struct net_msg){.ser = ser, .n = n, .done = delivered, .obj = obj, .arg = arg, .dst = dst, .bytes = bytes};
+    port->heading++;
     sim_schedule_at(n->s, head, msg_at_switch, m, 0);
 }

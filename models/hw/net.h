@@ -40,11 +40,17 @@ struct net_params {
  * Links are FIFO single servers whose customers arrive in time order, so each
  * is kept as the time it is next free (Lindley's recursion): a message costs
  * one event at the switch (where messages from several senders meet, in
- * arrival order) and one at delivery, and no queue storage.
+ * arrival order) and one at delivery, and no queue storage.  The switch
+ * event is skipped when its outcome is already known at send time: a
+ * cut-through switch, a sender whose link was idle (the message reaches the
+ * switch after the fixed delay, before anything sent later can) and no other
+ * message on its way to the same port (nothing can arrive there first); the
+ * port is then taken at the same arrival time, only earlier in the run.
  */
 struct net_link {
     sim_time_t free_at;
     double busy_ns;     /* since the last reset */
+    uint32_t heading;   /* switch ports: messages on the wire towards the switch for it */
 };
 
 struct net {
@@ -54,6 +60,10 @@ struct net {
     struct net_link *tx, *egress; /* per host: its NIC's transmit side; the switch port towards it */
     sim_time_t t_reset;
     uint64_t messages, bytes;
+    /* the fixed delays in ns, rounded once at net_init */
+    sim_time_t to_switch_ns;   /* PHY + switch latency */
+    sim_time_t deliver_ns;     /* PHY + IRQ -> epoll wake */
+    sim_time_t loopback_ns;    /* loopback + IRQ wake */
 };
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts);

@@ -67,6 +67,30 @@ void nvme_fini(struct nvme_dev *d)
     d->internal_free = NULL;
 }
 
+/*
+ * The latency stage's servers are kept as a binary min-heap of the times
+ * they are next free: the earliest is [0] and the command it takes frees it
+ * later, so the root is replaced and sifted down (log2 of 48 steps instead of
+ * a scan of all 48).  The servers are identical, so which of several equally
+ * early ones serves changes nothing.
+ */
+static void servers_replace_min(sim_time_t *h, uint32_t n, sim_time_t v)
+{
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] < h[c])
+            c++;
+        if (v <= h[c])
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
+}
+
 /* Both stages for one read or write; seq selects the sequential figures. */
 static void submit_rw(struct nvme_dev *d, bool write, bool seq, uint32_t bytes, sim_event_fn done, void *obj,
                       uint64_t arg)
@@ -101,15 +125,12 @@ static void submit_rw(struct nvme_dev *d, bool write, bool seq, uint32_t bytes, 
     double us = dist_sample(lat, d->rng);
     if (write && d->p.tail_spike_prob > 0 && gsl_rng_uniform(d->rng) < d->p.tail_spike_prob)
         us += d->p.tail_spike_us;
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < d->p.internal_parallelism; i++)
-        if (d->internal_free[i] < d->internal_free[best])
-            best = i;
     sim_time_t arrive = d->xfer_free;
-    sim_time_t begin = arrive > d->internal_free[best] ? arrive : d->internal_free[best];
-    d->internal_free[best] = begin + (sim_time_t)(us * 1e3 + 0.5);
+    sim_time_t begin = arrive > d->internal_free[0] ? arrive : d->internal_free[0];
+    sim_time_t end = begin + (sim_time_t)(us * 1e3 + 0.5);
+    servers_replace_min(d->internal_free, d->p.internal_parallelism, end);
     if (done)
-        sim_schedule_at(d->s, d->internal_free[best], done, obj, arg);
+        sim_schedule_at(d->s, end, done, obj, arg);
 }
 
 void nvme_submit(struct nvme_dev *d, enum nvme_op op, uint32_t bytes, sim_event_fn done, void *obj,
