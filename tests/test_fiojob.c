@@ -368,7 +368,8 @@ static void test_var_expansion(void **state)
     /* default lookup is the environment; unset expands to empty -> missing value */
     unsetenv("FIOJOB_TEST_UNSET");
     parse_str_err("[j]\niodepth=${FIOJOB_TEST_UNSET}\n", &err);
-    assert_string_equal(err.msg, "t.fio:2: iodepth: missing value");
+    assert_string_equal(err.msg, "t.fio:2: iodepth: missing value (${FIOJOB_TEST_UNSET} is not set: fio substitutes "
+                                 "an empty value)");
 }
 
 static void test_rw_modes(void **state)
@@ -579,12 +580,13 @@ static void test_err_unknown_option(void **state)
     int rc = fiojob_parse_file(DATA "bad_unknown.fio", NULL, &jf, &err);
     assert_int_equal(rc, -EINVAL);
     assert_string_equal(err.msg,
-                        "tests/data/fio/bad_unknown.fio:5: unknown option 'iodepht' (did you mean 'iodepth'?)");
+                        "tests/data/fio/bad_unknown.fio:5: unknown option 'iodepht': fio has no such option "
+                        "(did you mean 'iodepth'?)");
     assert_int_equal(jf.n_jobs, 0);
     assert_null(jf.global_options);
 
     parse_str_err("[j]\nfrobnicate=1\n", &err);
-    assert_string_equal(err.msg, "t.fio:2: unknown option 'frobnicate'");
+    assert_string_equal(err.msg, "t.fio:2: unknown option 'frobnicate': fio has no such option");
 }
 
 static void test_err_bad_values(void **state)
@@ -603,8 +605,10 @@ static void test_err_bad_values(void **state)
         { "[j]\nkb_base=512\n", "t.fio:2: kb_base: value '512' must be 1000 or 1024" },
         { "[j]\nsize=99999999999999999999\n", "t.fio:2: size: value '99999999999999999999' too large" },
         { "[j]\nsize=20000000p\n", "t.fio:2: size: value '20000000p' too large" },
-        { "[j]\nloops=2\n", "t.fio:2: loops: option 'loops' is not supported by cephsim" },
-        { "[j]\nverify=md5\n", "t.fio:2: verify: only verify=0 (or none) is supported" },
+        { "[j]\nloops=2\n", "t.fio:2: fio option loops is not modelled by cephsim (it would change: the job "
+                             "repeated that many times)" },
+        { "[j]\nverify=md5\n", "t.fio:2: fio option verify is not modelled by cephsim (it would change: the "
+                               "written blocks read back and checked; only verify=0 or none is accepted)" },
         { "[j]\nbs=1k,2k,3k,4k\n", "t.fio:2: bs: more than three comma-separated values" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -725,7 +729,8 @@ static void test_set_override(void **state)
     assert_string_equal(err.msg, "--set fio.iodepth: value '0' out of range [1, 65536]");
     assert_int_equal(jf.jobs[0].iodepth, 128);
     assert_int_equal(fiojob_set(&jf, "iodeph", "4", &err), -EINVAL);
-    assert_string_equal(err.msg, "--set fio.iodeph: unknown option 'iodeph' (did you mean 'iodepth'?)");
+    assert_string_equal(err.msg, "--set fio.iodeph: unknown option 'iodeph': fio has no such option (did you mean "
+                                 "'iodepth'?)");
     char *huge = calloc(5000, 1);
     memset(huge, '7', 4999);
     assert_int_equal(fiojob_set(&jf, "description", huge, &err), -EINVAL);

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fioopts.h"
 #include "jsonu.h"
 #include "strbuf.h"
 
@@ -192,6 +193,9 @@ static int parse_size(const char *s, uint32_t kb_base, uint64_t *out, double *pc
     if (errno == ERANGE)
         return whyf(why, n, -EINVAL, "value '%s' too large", s);
     uint64_t mult;
+    if (strpbrk(e, "*/+-()^"))
+        return whyf(why, n, -EINVAL, "'%s': fio's arithmetic expressions are not supported by cephsim "
+                    "(give the value)", s);
     if (size_mult(e, kb_base, &mult))
         return whyf(why, n, -EINVAL, "unknown unit '%s' in '%s' (use k/m/g/t/p, ki/mi/..., b or %%)",
                     e, s);
@@ -313,6 +317,8 @@ static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
     if (post)
         *post++ = '\0';
     char *mode = trim(v);
+    if (!mode[0])
+        return whyf(why, n, -EINVAL, "missing value (read, write, randread, randwrite, rw, randrw)");
     int rw = -2;
     const char *names[sizeof rw_modes / sizeof rw_modes[0]];
     int nn = 0;
@@ -336,6 +342,9 @@ static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
     if (!post)
         return 0;
     uint64_t val;
+    if (trim(post)[0] == '-')
+        return whyf(why, n, -ENOTSUP, "'%s:%s': a negative skip (fio's backwards sequential I/O, "
+                    "ddir_seq_add < 0) is not modelled by cephsim", mode, trim(post));
     int rc = rw_is_random(j->rw) ? parse_uint(trim(post), j->kb_base, 1, UINT32_MAX, &val, why, n)
                                  : parse_size(trim(post), j->kb_base, &val, NULL, why, n);
     if (rc)
@@ -714,8 +723,9 @@ static int opt_random_distribution(struct workload_job *j, char *v, char *why, s
     } else if (!strcmp(kind, "zoned") || !strcmp(kind, "zoned_abs")) {
         return whyf(why, n, -EINVAL, "'%s' needs its zones (%s:access/size:...)", kind, kind);
     } else if (!strcmp(kind, "sequence")) {
-        return whyf(why, n, -ENOTSUP, "'%s' is not supported (random, zipf, pareto, normal, zoned, zoned_abs)",
-                    kind);
+        return whyf(why, n, -ENOTSUP, "'%s' is not a distribution of %s (Debian 12's fio, which cephsim "
+                    "follows; a later fio added it): random, zipf, pareto, normal, zoned, zoned_abs",
+                    kind, fio_vocabulary_release);
     } else {
         return whyf(why, n, -EINVAL,
                     "unknown distribution '%s' (random, zipf, pareto, normal, zoned, zoned_abs)", kind);
@@ -792,7 +802,70 @@ static int check_verify(struct workload_job *j, char *v, char *why, size_t n)
 {
     if (v && (!strcmp(v, "0") || !strcmp(v, "none")))
         return 0;
-    return whyf(why, n, -ENOTSUP, "only verify=0 (or none) is supported");
+    return whyf(why, n, -ENOSYS, "fio option verify is not modelled by cephsim (it would change: the written "
+                "blocks read back and checked; only verify=0 or none is accepted)");
+}
+
+/* rbd engine busy_poll: 1 spins on rbd_poll_io_events instead of sleeping on the
+   completion eventfd, a completion path (and fio CPU) cephsim does not model. */
+static int check_busy_poll(struct workload_job *j, char *v, char *why, size_t n)
+{
+    bool on = false;
+    int rc = parse_bool(v, &on, why, n);
+    if (!rc && on)
+        return whyf(why, n, -ENOSYS, "fio's rbd engine option busy_poll=1 is not modelled by cephsim (fio "
+                    "would spin on rbd_poll_io_events instead of sleeping until a completion)");
+    return rc;
+}
+
+/* Options whose fio default (0 = fio derives it) is the only value with no effect. */
+static int check_default_zero(const char *name, const char *what, char *v, char *why, size_t n)
+{
+    uint64_t val;
+    int rc = parse_uint(v ? v : "", 1024, 0, UINT64_MAX, &val, why, n);
+    if (!rc && val)
+        return whyf(why, n, -ENOSYS, "fio option %s is not modelled by cephsim (%s); only %s=0, fio's "
+                    "default, is accepted", name, what, name);
+    return rc;
+}
+
+static int check_iodepth_low(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return check_default_zero("iodepth_low", "fio would let the queue drain to iodepth_low before refilling it", v,
+                              why, n);
+}
+
+static int check_iodepth_batch_complete_max(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return check_default_zero("iodepth_batch_complete_max", "fio would reap up to that many completions at once",
+                              v, why, n);
+}
+
+static int check_iodepth_batch_complete_min(struct workload_job *j, char *v, char *why, size_t n)
+{
+    uint64_t val;
+    int rc = parse_uint(v ? v : "", 1024, 0, UINT64_MAX, &val, why, n);
+    if (!rc && val > 1)
+        return whyf(why, n, -ENOSYS, "fio option iodepth_batch_complete_min is not modelled by cephsim (fio would "
+                    "wait for that many completions before issuing again); only 0 or 1 is accepted");
+    return rc;
+}
+
+/* options.c: buffered is the negation of direct (fio's .neg). */
+static int opt_buffered(struct workload_job *j, char *v, char *why, size_t n)
+{
+    bool on = false;
+    int rc = parse_bool(v, &on, why, n);
+    if (!rc)
+        j->direct = !on;
+    return rc;
+}
+
+/* filename: for the rbd engine a label (the engine opens rbdname); for
+   libaio/io_uring/psync the device the kernel client (krbd) maps. */
+static int opt_filename(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return copy_str(j->filename, sizeof j->filename, v, why, n);
 }
 
 /* ---- option table --------------------------------------------------------- */
@@ -805,7 +878,6 @@ enum opt_type {
     OT_TIME,        /* uint64 ns; unit_ns when no suffix */
     OT_FN,          /* custom handler; the value may be NULL only if bare_ok */
     OT_IGNORED,     /* accepted, no effect (fn, if any, validates the value) */
-    OT_UNSUPPORTED, /* a real fio option that would change the workload */
 };
 
 struct opt_def {
@@ -827,7 +899,6 @@ struct opt_def {
 #define TIME(nm, al, f, unit) { .name = nm, .alias = al, .type = OT_TIME, .off = J(f), .unit_ns = unit }
 #define FN(nm, al, f) { .name = nm, .alias = al, .type = OT_FN, .fn = f }
 #define IGN(nm, al) { .name = nm, .alias = al, .type = OT_IGNORED }
-#define UNSUP(nm, al) { .name = nm, .alias = al, .type = OT_UNSUPPORTED }
 
 static const struct opt_def opt_table[] = {
     STR("name", name),
@@ -882,37 +953,47 @@ static const struct opt_def opt_table[] = {
     U32("log_avg_msec", log_avg_msec, 0, UINT32_MAX),
     STR("write_iolog", write_iolog),
     STR("read_iolog", read_iolog),
+    /* no effect on the rbd engine (listed as such); krbd needs direct=1 (fiojob_kernel_client) */
     { .name = "direct", .type = OT_BOOL, .off = J(direct), .no_effect = true },
-    /* no effect on the simulated I/O stream (host-side, output or file-system knobs) */
-    IGN("thread", NULL), IGN("buffered", NULL), IGN("invalidate", NULL), IGN("busy_poll", NULL),
-    IGN("exitall", NULL), IGN("exitall_on_error", NULL), IGN("gtod_reduce", NULL),
-    IGN("gtod_cpu", NULL), IGN("disable_lat", NULL), IGN("disable_clat", NULL),
-    IGN("disable_slat", NULL), IGN("disable_bw_measurement", "disable_bw"),
+    { .name = "buffered", .type = OT_FN, .fn = opt_buffered, .bare_ok = true },
+    { .name = "filename", .type = OT_FN, .fn = opt_filename },
+    /* no effect on the simulated I/O stream: host-side (threads vs processes,
+       CPU/NUMA binding, priorities, clocks, locked memory), output-only,
+       file-system knobs the rbd engine and a block device do not use, buffer
+       contents (BlueStore compresses nothing by default), error handling (the
+       model produces no errors) */
+    IGN("thread", NULL), IGN("invalidate", NULL), IGN("exitall_on_error", NULL),
+    IGN("gtod_reduce", NULL), IGN("gtod_cpu", NULL), IGN("disable_lat", NULL),
+    IGN("disable_clat", NULL), IGN("disable_slat", NULL), IGN("disable_bw_measurement", "disable_bw"),
     IGN("clocksource", NULL), IGN("cpus_allowed", NULL), IGN("cpus_allowed_policy", NULL),
-    IGN("cpumask", NULL), IGN("nice", NULL), IGN("prio", NULL), IGN("prioclass", NULL),
-    IGN("ioscheduler", NULL), IGN("filename", NULL), IGN("directory", NULL),
-    IGN("nrfiles", "nr_files"), IGN("filesize", NULL), IGN("unlink", NULL),
-    IGN("fallocate", NULL), IGN("lockmem", NULL), IGN("iodepth_batch", "iodepth_batch_submit"),
-    IGN("iodepth_batch_complete_min", "iodepth_batch_complete"),
-    IGN("iodepth_batch_complete_max", NULL), IGN("iodepth_low", NULL),
-    IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL),
+    IGN("cpumask", NULL), IGN("numa_cpu_nodes", NULL), IGN("numa_mem_policy", NULL),
+    IGN("nice", NULL), IGN("prio", NULL), IGN("prioclass", NULL), IGN("uid", NULL), IGN("gid", NULL),
+    IGN("ioscheduler", NULL), IGN("directory", NULL), IGN("filename_format", NULL),
+    IGN("unique_filename", NULL), IGN("nrfiles", "nr_files"), IGN("openfiles", NULL),
+    IGN("file_service_type", NULL), IGN("filesize", NULL), IGN("unlink", NULL),
+    IGN("unlink_each_loop", NULL), IGN("fallocate", NULL), IGN("lockmem", NULL),
+    IGN("mem", "iomem"), IGN("iomem_align", "mem_align"), IGN("hugepage-size", NULL),
+    IGN("iodepth_batch", "iodepth_batch_submit"),
+    { .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete", .type = OT_IGNORED,
+      .fn = check_iodepth_batch_complete_min },
+    { .name = "iodepth_batch_complete_max", .type = OT_IGNORED, .fn = check_iodepth_batch_complete_max },
+    { .name = "iodepth_low", .type = OT_IGNORED, .fn = check_iodepth_low },
+    IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL), IGN("buffer_pattern", NULL),
     IGN("buffer_compress_percentage", NULL), IGN("buffer_compress_chunk", NULL),
-    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL),
+    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL), IGN("continue_on_error", NULL),
+    IGN("ignore_error", NULL), IGN("error_dump", NULL), IGN("exit_what", NULL),
     IGN("unified_rw_reporting", NULL), IGN("per_job_logs", NULL), IGN("log_offset", NULL),
     IGN("log_prio", NULL), IGN("log_compression", NULL), IGN("unit_base", NULL),
     IGN("significant_figures", NULL), IGN("allow_file_create", NULL), IGN("create_on_open", NULL),
+    IGN("allow_mounted_write", NULL), IGN("kb_base_compat", NULL),
     { .name = "verify", .type = OT_IGNORED, .fn = check_verify },
-    /* real fio options whose effect cephsim does not model */
-    UNSUP("rate", NULL), UNSUP("rate_min", "ratemin"), UNSUP("rate_iops_min", NULL),
-    UNSUP("rate_process", NULL), UNSUP("rate_cycle", "ratecycle"), UNSUP("loops", NULL),
-    UNSUP("fsync", NULL), UNSUP("fdatasync", NULL), UNSUP("end_fsync", NULL),
-    UNSUP("fsync_on_close", NULL), UNSUP("percentage_random", NULL), UNSUP("zonemode", NULL),
-    UNSUP("offset_increment", NULL), UNSUP("bs_unaligned", "blocksize_unaligned"),
+    /* fio's rbd engine (engines/rbd.c) */
+    { .name = "busy_poll", .type = OT_IGNORED, .fn = check_busy_poll },
 };
 
 #define N_OPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
 
-static const struct opt_def *find_opt(const char *key)
+static const struct opt_def *find_opt_any(const char *key)
 {
     for (int i = 0; i < N_OPTS; i++)
         if (!strcmp(key, opt_table[i].name) || (opt_table[i].alias && !strcmp(key, opt_table[i].alias)))
@@ -920,16 +1001,180 @@ static const struct opt_def *find_opt(const char *key)
     return NULL;
 }
 
+/*
+ * What fio options cephsim does not model would change, for the ones users
+ * meet most (fio's own help text speaks for the others).
+ */
+static const struct { const char *name, *change; } not_modelled[] = {
+    { "rate", "a bandwidth cap; cephsim paces by rate_iops only" },
+    { "rate_min", "a minimum bandwidth below which fio fails the job" },
+    { "rate_iops_min", "a minimum IOPS below which fio fails the job" },
+    { "rate_process", "Poisson-distributed issue times instead of linear pacing" },
+    { "rate_cycle", "the window over which rate_min is checked" },
+    { "rate_ignore_thinktime", "rate pacing that ignores thinktime" },
+    { "loops", "the job repeated that many times" },
+    { "fsync", "an fsync (rbd_aio_flush) every N writes" },
+    { "fdatasync", "an fdatasync (rbd_aio_flush) every N writes" },
+    { "end_fsync", "an fsync once the writes are done" },
+    { "fsync_on_close", "an fsync when the file is closed" },
+    { "sync", "O_SYNC writes: a cache flush or FUA with every write" },
+    { "write_barrier", "a barrier write every N writes" },
+    { "percentage_random", "a mix of random and sequential offsets" },
+    { "zonemode", "zoned-device offsets (zones of zonesize, zone resets)" },
+    { "offset_increment", "per-clone offsets (offset + thread number * increment)" },
+    { "bs_unaligned", "block sizes not aligned to the sector size" },
+    { "ba", "random offsets aligned to a boundary other than the block size" },
+    { "bs_is_seq_rand", "block sizes given per sequential/random instead of per read/write" },
+    { "io_submit_mode", "submission offloaded to a pool of threads (io_submit_mode=offload)" },
+    { "latency_target", "fio searching the queue depth that meets a latency target" },
+    { "latency_window", "fio searching the queue depth that meets a latency target" },
+    { "latency_percentile", "fio searching the queue depth that meets a latency target" },
+    { "max_latency", "the job failing when a latency exceeds the bound" },
+    { "steadystate", "the job ending once a steady state is detected" },
+    { "ss_dur", "the job ending once a steady state is detected" },
+    { "ss_ramp", "the job ending once a steady state is detected" },
+    { "flow", "jobs throttling each other (fio's flow control)" },
+    { "flow_id", "jobs throttling each other (fio's flow control)" },
+    { "flow_sleep", "jobs throttling each other (fio's flow control)" },
+    { "flow_watermark", "jobs throttling each other (fio's flow control)" },
+    { "wait_for", "this job starting when the named one has finished" },
+    { "exitall", "every job stopped when the first one finishes" },
+    { "serialize_overlap", "overlapping I/Os kept from being in flight together" },
+    { "fill_device", "writing until the device is full" },
+    { "fill_fs", "writing until the device is full" },
+    { "pre_read", "the file read in before the job starts" },
+    { "do_verify", "a verification read phase" },
+    { "verify_only", "a verification read phase without the writes" },
+    { "experimental_verify", "a verification read phase" },
+    { "trim_percentage", "trims of written blocks" },
+    { "trim_backlog", "trims of written blocks" },
+    { "random_distribution", "a different offset distribution" },
+    { "replay_redirect", "an iolog replayed on another device" },
+    { "replay_no_stall", "an iolog replayed as fast as possible" },
+    { "thinktime_spin", "busy thinktime" },
+    { "write_hist_log", "a histogram log file cephsim does not write" },
+    { "log_hist_msec", "a histogram log file cephsim does not write" },
+    { "stats", "statistics off: nothing reported for the job" },
+    { "exec_prerun", "a command run before the job" },
+    { "exec_postrun", "a command run after the job" },
+    { "create_serialize", "files created one after the other before the job" },
+    { "create_fsync", "an fsync of the files laid out before the job" },
+    { "create_only", "files laid out, no I/O" },
+    { "atomic", "atomic (O_ATOMIC) direct writes" },
+    { "cpuload", "a CPU-burning job (fio's cpuio engine)" },
+};
+
+static const struct fio_optinfo *fio_info(const char *key)
+{
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        const struct fio_optinfo *o = &fio_optinfo_table[i];
+        if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
+            return o;
+    }
+    return NULL;
+}
+
+/* engine_in() is defined below */
+static bool engine_in(const char *eng, const char *list);
+
+/* The row of key for the job's engine (a shared name has one row per engine meaning). */
+static const struct fio_optinfo *fio_info_for(const char *key, const char *engine)
+{
+    const struct fio_optinfo *first = NULL;
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        const struct fio_optinfo *o = &fio_optinfo_table[i];
+        if (strcmp(key, o->name) && !(o->alias && !strcmp(key, o->alias)))
+            continue;
+        if (!o->engines || engine_in(engine, o->engines))
+            return o;
+        first = first ? first : o;
+    }
+    return first;
+}
+
+static bool listed(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return false;
+}
+
+/* Is eng one of the comma-separated engines in list? */
+static bool engine_in(const char *eng, const char *list)
+{
+    size_t n = strlen(eng);
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && !strncmp(p, eng, n))
+            return true;
+        p = comma ? comma + 1 : NULL;
+    }
+    return false;
+}
+
+/* An option of an engine only (fio resolves those once the engine is loaded). */
+static bool is_engine_option(const char *key)
+{
+    if (find_opt_any(key))
+        return false;
+    const struct fio_optinfo *o = fio_info(key);
+    return o && o->engines;
+}
+
 static const char *did_you_mean(const char *key)
 {
-    const char *names[2 * N_OPTS];
+    /* fio's own names: a did-you-mean must name an option fio has */
+    const char **names = sim_xcalloc(2 * (size_t)fio_optinfo_count, sizeof *names);
     int nn = 0;
-    for (int i = 0; i < N_OPTS; i++) {
-        names[nn++] = opt_table[i].name;
-        if (opt_table[i].alias)
-            names[nn++] = opt_table[i].alias;
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        names[nn++] = fio_optinfo_table[i].name;
+        if (fio_optinfo_table[i].alias)
+            names[nn++] = fio_optinfo_table[i].alias;
     }
-    return names_did_you_mean(key, names, nn);
+    const char *dym = names_did_you_mean(key, names, nn);
+    free(names);
+    return dym;
+}
+
+/*
+ * The message for an option cephsim's table does not have: fio does not have
+ * it either (-ENOENT), or it is fio's and not modelled (-ENOSYS); why holds
+ * the whole message.  engine: the job's ioengine.
+ */
+static int explain_unmodelled(const char *key, const char *engine, char *why, size_t n)
+{
+    const struct fio_optinfo *o = fio_info_for(key, engine);
+    if (!o) {
+        if (listed(key, fio_newer_options, fio_newer_options_count))
+            return whyf(why, n, -ENOENT, "unknown option '%s': %s has it, %s (Debian 12's fio, which cephsim "
+                        "follows) does not", key, fio_vocabulary_newer, fio_vocabulary_release);
+        const char *dym = did_you_mean(key);
+        return whyf(why, n, -ENOENT, "unknown option '%s': fio has no such option%s%s%s", key,
+                    dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+    }
+    if (o->engines && !engine_in(engine, o->engines)) {
+        /* every engine that has the name, over its rows */
+        char owners[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < fio_optinfo_count; i++)
+            if (!strcmp(fio_optinfo_table[i].name, o->name) && fio_optinfo_table[i].engines)
+                len += (size_t)snprintf(owners + len, len < sizeof owners ? sizeof owners - len : 0, "%s%s",
+                                        len ? "," : "", fio_optinfo_table[i].engines);
+        return whyf(why, n, -ENOSYS, "option '%s' belongs to fio's %s engine%s, not to ioengine=%s (fio "
+                    "itself would refuse it: \"Bad option\")", key, owners, strchr(owners, ',') ? "s" : "",
+                    engine);
+    }
+    const char *change = NULL;
+    for (size_t i = 0; i < sizeof not_modelled / sizeof not_modelled[0] && !change; i++)
+        if (!strcmp(o->name, not_modelled[i].name))
+            change = not_modelled[i].change;
+    if (o->engines)
+        return whyf(why, n, -ENOSYS, "fio's %s engine option %s is not modelled by cephsim (it would change: %s)",
+                    engine, o->name, change ? change : o->help ? o->help : o->lname);
+    return whyf(why, n, -ENOSYS, "fio option %s is not modelled by cephsim (it would change: %s)", o->name,
+                change ? change : o->help ? o->help : o->lname);
 }
 
 static void add_ignored(struct fio_jobfile *jf, const char *name)
@@ -954,18 +1199,16 @@ static void dump_option(cJSON *dump, const char *name, const char *val)
 }
 
 /*
- * Apply key[=val] to j.  Returns 0, -ENOENT for an unknown key (why holds the
- * did-you-mean suffix), or -EINVAL/-ENOTSUP with the reason in why.
+ * Apply key[=val] to j.  Returns 0; -ENOENT (fio has no such option) or
+ * -ENOSYS (fio's, not modelled) with the whole message in why; or
+ * -EINVAL/-ENOTSUP with the reason about the value in why.
  */
 static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *dump, const char *key,
                         const char *val_in, char *why, size_t n)
 {
-    const struct opt_def *o = find_opt(key);
-    if (!o) {
-        const char *dym = did_you_mean(key);
-        whyf(why, n, 0, "%s%s%s", dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
-        return -ENOENT;
-    }
+    const struct opt_def *o = find_opt_any(key);
+    if (!o)
+        return explain_unmodelled(key, j->ioengine, why, n);
     char vbuf[FIOJOB_MAX_LINE], given[FIOJOB_MAX_LINE];
     char *v = NULL;
     if (val_in && strlen(val_in) >= sizeof vbuf)
@@ -1005,9 +1248,6 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
     case OT_IGNORED:
         rc = o->fn ? o->fn(j, v, why, n) : 0;
         break;
-    case OT_UNSUPPORTED:
-        rc = whyf(why, n, -ENOTSUP, "option '%s' is not supported by cephsim", o->name);
-        break;
     }
     if (!rc && o->set_off)
         *(bool *)((char *)j + o->set_off) = true;
@@ -1016,6 +1256,36 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
     if (!rc)
         dump_option(dump, o->name, v ? given : NULL);
     return rc;
+}
+
+/* ---- the client a job runs on --------------------------------------------- */
+
+/* fio's engines that do block I/O on a file or device through the kernel. */
+static const char *const kernel_block_engines[] = { "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2",
+                                                    "vsync", "posixaio" };
+
+bool fiojob_block_engine(const char *engine)
+{
+    return listed(engine, kernel_block_engines, (int)(sizeof kernel_block_engines / sizeof kernel_block_engines[0]));
+}
+
+/* A kernel-mapped RBD device: /dev/rbdN (rbd map) or udev's /dev/rbd/POOL/IMAGE. */
+bool fiojob_is_rbd_device(const char *filename)
+{
+    if (!strncmp(filename, "/dev/rbd/", 9))
+        return filename[9] && strchr(filename + 9, '/') && !strchr(filename, ':');
+    if (strncmp(filename, "/dev/rbd", 8) || !isdigit((unsigned char)filename[8]))
+        return false;
+    const char *p = filename + 8;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == '\0';
+}
+
+/* A block engine on /dev/rbdN runs on the kernel client (models/ceph/krbd.c). */
+static void resolve_client(struct workload_job *j)
+{
+    j->kernel_client = fiojob_block_engine(j->ioengine) && fiojob_is_rbd_device(j->filename);
 }
 
 /* ---- defaults, groups ----------------------------------------------------- */
@@ -1064,6 +1334,7 @@ struct raw_opt {
     char *text;       /* "key[=value]" after ${VAR} substitution */
     const char *file; /* display name, owned by the parse context */
     int line;
+    char unset_var[64]; /* the first ${NAME} of the line that was unset ("" = none) */
 };
 
 struct parse_ctx {
@@ -1092,8 +1363,9 @@ static const char *lookup_var(const struct fiojob_vars *vars, const char *name)
     return vars && vars->lookup ? vars->lookup(vars->ctx, name) : getenv(name);
 }
 
-/* fio_option_dup_subs(): every ${NAME} becomes its value, "" when unset. */
-static char *expand_vars(const struct fiojob_vars *vars, const char *in)
+/* fio_option_dup_subs(): every ${NAME} becomes its value, "" when unset (the
+   first unset name is kept in unset, size 64, for messages). */
+static char *expand_vars(const struct fiojob_vars *vars, const char *in, char *unset)
 {
     size_t cap = strlen(in) + 64, len = 0;
     char *out = sim_xcalloc(cap, 1);
@@ -1105,6 +1377,8 @@ static char *expand_vars(const struct fiojob_vars *vars, const char *in)
             char name[256];
             snprintf(name, sizeof name, "%.*s", (int)(end - p - 2), p + 2);
             val = name[0] ? lookup_var(vars, name) : NULL;
+            if (!val && !unset[0])
+                snprintf(unset, 64, "%.63s", name);
             val = val ? val : "";
             vlen = strlen(val);
             p = end + 1;
@@ -1146,20 +1420,25 @@ static int finish_section(struct parse_ctx *c)
     if (!c->is_global)
         snprintf(job.name, sizeof job.name, "%s", c->sect_name);
     int rc = 0;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
+    /* fio_options_parse(): kb_base first (prio), then the general options, then
+       the engine's own ones (once ioengine is known, as fio's ioengine_load) */
+    for (int pass = 0; pass < 3 && !rc; pass++) {
         for (int i = 0; i < c->n_opts && !rc; i++) {
-            char why[400], *val;
+            char why[600], *val;
             char *tmp = sim_xstrdup(c->opts[i].text);
             char *key = split_kv(tmp, &val);
-            if ((pass == 0) == (strcmp(key, "kb_base") == 0)) {
+            int p = !strcmp(key, "kb_base") ? 0 : is_engine_option(key) ? 2 : 1;
+            if (p == pass) {
                 rc = apply_option(c->jf, t, dump, key, val, why, sizeof why);
-                if (rc == -ENOENT)
-                    sim_errf(c->err, -EINVAL, "%s:%d: unknown option '%s'%s", c->opts[i].file,
-                             c->opts[i].line, key, why);
+                const char *unset = c->opts[i].unset_var;
+                char note[160] = "";
+                if (rc && unset[0])
+                    snprintf(note, sizeof note, " (${%s} is not set: fio substitutes an empty value)", unset);
+                if (rc == -ENOENT || rc == -ENOSYS)
+                    sim_errf(c->err, -EINVAL, "%s:%d: %s%s", c->opts[i].file, c->opts[i].line, why, note);
                 else if (rc)
-                    sim_errf(c->err, rc, "%s:%d: %s: %s", c->opts[i].file, c->opts[i].line, key,
-                             why);
-                if (rc == -ENOENT)
+                    sim_errf(c->err, rc, "%s:%d: %s: %s%s", c->opts[i].file, c->opts[i].line, key, why, note);
+                if (rc == -ENOENT || rc == -ENOSYS)
                     rc = -EINVAL;
             }
             free(tmp);
@@ -1176,6 +1455,7 @@ static int finish_section(struct parse_ctx *c)
     }
     if (!c->is_global) {
         struct fio_jobfile *jf = c->jf;
+        resolve_client(&job);
         jf->jobs = sim_xrealloc(jf->jobs, (size_t)jf->n_jobs + 1, sizeof *jf->jobs);
         jf->job_options = sim_xrealloc(jf->job_options, (size_t)jf->n_jobs + 1, sizeof *jf->job_options);
         jf->job_options[jf->n_jobs] = dump;
@@ -1308,7 +1588,9 @@ static int read_text(struct parse_ctx *c, char *text, const char *file, const ch
                                 file, lineno, split_kv(line, &val));
             }
             c->opts = sim_xrealloc(c->opts, (size_t)c->n_opts + 1, sizeof *c->opts);
-            c->opts[c->n_opts++] = (struct raw_opt){ expand_vars(c->vars, line), file, lineno };
+            struct raw_opt *ro = &c->opts[c->n_opts++];
+            *ro = (struct raw_opt){ .file = file, .line = lineno };
+            ro->text = expand_vars(c->vars, line, ro->unset_var);
             rc = 0;
         }
         if (rc)
@@ -1381,7 +1663,7 @@ int fiojob_parse_string(const char *text, const char *pseudo_name, const char *b
 
 int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struct sim_err *err)
 {
-    char why[400];
+    char why[600];
     /* Validate on copies first so that a bad value leaves jf untouched. */
     struct workload_job scratch;
     int n = jf->n_jobs > 0 ? jf->n_jobs : 1;
@@ -1391,8 +1673,8 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
         else
             job_defaults(&scratch);
         int rc = apply_option(NULL, &scratch, NULL, key, value, why, sizeof why);
-        if (rc == -ENOENT)
-            return sim_errf(err, -EINVAL, "--set fio.%s: unknown option '%s'%s", key, key, why);
+        if (rc == -ENOENT || rc == -ENOSYS)
+            return sim_errf(err, -EINVAL, "--set fio.%s: %s", key, why);
         if (rc)
             return sim_errf(err, rc, "--set fio.%s: %s", key, why);
     }
@@ -1400,6 +1682,7 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
         int rc = apply_option(jf, &jf->jobs[i], jf->job_options[i], key, value, why,
                               sizeof why);
         SIM_ASSERT(rc == 0);
+        resolve_client(&jf->jobs[i]);
     }
     assign_groups(jf);
     return 0;
@@ -1484,6 +1767,8 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
         strbuf_printf(b, "pool=%s\n", j->pool);
     if (j->rbdname[0])
         strbuf_printf(b, "rbdname=%s\n", j->rbdname);
+    if (j->filename[0])
+        strbuf_printf(b, "filename=%s\n", j->filename);
     strbuf_printf(b, "rw=%s", fiojob_rw_name(j->rw));
     if (rw_is_random(j->rw) && j->rw_seq_nr != 1)
         strbuf_printf(b, ":%u", j->rw_seq_nr);
