@@ -985,7 +985,7 @@ static const struct opt_def opt_table[] = {
     IGN("unified_rw_reporting", NULL), IGN("per_job_logs", NULL), IGN("log_offset", NULL),
     IGN("log_prio", NULL), IGN("log_compression", NULL), IGN("unit_base", NULL),
     IGN("significant_figures", NULL), IGN("allow_file_create", NULL), IGN("create_on_open", NULL),
-    IGN("allow_mounted_write", NULL), IGN("kb_base_compat", NULL),
+    IGN("allow_mounted_write", NULL),
     { .name = "verify", .type = OT_IGNORED, .fn = check_verify },
     /* fio's rbd engine (engines/rbd.c) */
     { .name = "busy_poll", .type = OT_IGNORED, .fn = check_busy_poll },
@@ -1751,11 +1751,26 @@ static void put_pct_or_size(struct strbuf *b, const char *key, uint64_t v, doubl
         strbuf_printf(b, "%s=%s\n", key, fmt_size(t, sizeof t, v, kb_base));
 }
 
+/* s without its surrounding blanks, in buf. */
+static const char *trim_copy(char *buf, size_t n, const char *s)
+{
+    snprintf(buf, n, "%s", s);
+    return trim(buf);
+}
+
 static void put_job(struct strbuf *b, const struct workload_job *j)
 {
     char t1[64], t2[64];
     uint32_t kb = j->kb_base;
-    strbuf_printf(b, "\n[%s]\n", j->name);
+    /* The section header must read back as this job: a name= that is empty,
+       starts with "global" (fio's strncmp) or holds ']' or a comment character
+       goes in a name= line under a plain header. */
+    bool plain = j->name[0] && strncmp(j->name, "global", 6) && !strpbrk(j->name, "[];#") &&
+                 strlen(j->name) == strlen(trim_copy(t1, sizeof t1, j->name));
+    if (plain)
+        strbuf_printf(b, "\n[%s]\n", j->name);
+    else
+        strbuf_printf(b, "\n[job]\nname=%s\n", j->name);
     if (j->description[0])
         strbuf_printf(b, "description=%s\n", j->description);
     strbuf_printf(b, "kb_base=%u\nioengine=%s\n", kb, j->ioengine);
@@ -1893,6 +1908,53 @@ char *fiojob_to_text(const struct fio_jobfile *jf)
     for (int i = 0; i < jf->n_jobs; i++)
         put_job(&b, &jf->jobs[i]);
     return b.s;
+}
+
+/* ---- the modelled vocabulary (list-params) -------------------------------- */
+
+void fiojob_print_options(FILE *f, bool markdown)
+{
+    if (markdown)
+        fprintf(f, "\n### `fio.<option>`\n\nThe fio options cephsim models, in a job file (`cephsim run F.fio`, "
+                   "`--jobfile F`, `clients.jobfile`, `clients.jobs`) or applied to every job with "
+                   "`--set fio.<option>=<value>`.  The meaning is fio's own (%s, `fio --cmdhelp=<option>`); "
+                   "any other option of fio is refused with what it would change, one fio does not have "
+                   "with did-you-means from fio's names.\n\n| option | alias | fio's meaning |\n|---|---|---|\n",
+                fio_vocabulary_release);
+    else
+        fprintf(f, "\n[fio] options cephsim models (fio's meaning, %s `fio --cmdhelp`)\n", fio_vocabulary_release);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (markdown)
+                fprintf(f, "\nAccepted with no effect on what the model measures (host-side, output-only or "
+                           "file-system options; listed as ignored in the run's notes):\n\n");
+            else
+                fprintf(f, "\n[fio] accepted, no effect on the simulation\n");
+        }
+        for (int i = 0; i < N_OPTS; i++) {
+            const struct opt_def *o = &opt_table[i];
+            bool noop = o->type == OT_IGNORED || o->no_effect;
+            if (noop != (pass == 1))
+                continue;
+            const struct fio_optinfo *fi = fio_info_for(o->name, "rbd"); /* pool: the rbd engine's */
+            const char *help = fi ? (fi->help ? fi->help : fi->lname) : "";
+            if (pass == 1 && markdown)
+                fprintf(f, "`%s`", o->name);
+            if (pass == 1) {
+                if (markdown)
+                    fprintf(f, " ");
+                else
+                    fprintf(f, "  %-28s %s\n", o->name, help);
+                continue;
+            }
+            if (markdown)
+                fprintf(f, "| `%s` | %s | %s |\n", o->name, o->alias ? o->alias : "", help);
+            else
+                fprintf(f, "  %-28s %-22s %s\n", o->name, o->alias ? o->alias : "", help);
+        }
+    }
+    if (markdown)
+        fprintf(f, "\n");
 }
 
 void fiojob_free(struct fio_jobfile *jf)

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cjson/cJSON.h>
 
 #include "err.h"
@@ -67,6 +68,10 @@ const char *fiojob_dist_name(enum fio_rand_dist d);
    kernel client (workload_job.kernel_client). */
 bool fiojob_block_engine(const char *engine);
 bool fiojob_is_rbd_device(const char *filename);
+
+/* The options cephsim models with fio's own help text, then the ones accepted
+   with no effect (list-params; markdown for scenarios/SCHEMA.md). */
+void fiojob_print_options(FILE *f, bool markdown);
 
 /* Free everything owned by jf and zero it. */
 void fiojob_free(struct fio_jobfile *jf);

@@ -984,7 +984,5 @@ void scenario_print_params(FILE *f, bool markdown)
         fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery field of the hardware profiles below can be "
                    "overridden in a scenario's `hw` object or with `--set hw.nvme.write_latency_us=30`.\n");
     hwprofile_print_params(f, markdown);
-    if (markdown)
-        fprintf(f, "\n### `fio.<option>`\n\nAny fio option (see `explorer/io/fiojob.h`), applied to every job: "
-                   "`fio.rw`, `fio.bs`, `fio.iodepth`, `fio.numjobs`...\n");
+    fiojob_print_options(f, markdown);
 }

@@ -473,6 +473,11 @@ fail:
     return NULL;
 }
 
+const char *cluster_client_kind(const struct cluster *c, uint32_t i)
+{
+    return i < c->n_clients ? c->clients[i].ops->name : NULL;
+}
+
 /* An op still in flight when the run ends owns its overflow events. */
 static void release_live_op(void *obj, void *ctx)
 {

@@ -126,6 +126,8 @@ const struct osd_perf *cluster_osd_perf(const struct cluster *c, uint32_t osd);
 const struct bluestore_perf *cluster_bluestore_perf(const struct cluster *c, uint32_t osd);
 const struct optracker *cluster_optracker(const struct cluster *c, uint32_t osd);
 uint32_t cluster_n_jobs(const struct cluster *c);
+/* The client kind job clone i runs on: "librbd" or "krbd" (client_ops.name). */
+const char *cluster_client_kind(const struct cluster *c, uint32_t i);
 const struct job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);
