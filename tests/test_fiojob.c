@@ -950,8 +950,8 @@ static void test_vocabulary_messages(void **state)
           "t.fio:3: fio option fadvise_hint is not modelled by cephsim (it would change: Use fadvise() to advise the "
           "kernel on IO pattern)" },
         /* an engine's option, named as that engine's, whatever the order */
-        { "[j]\nport=8080\nioengine=net\n", "t.fio:2: fio's net engine option port is not modelled by cephsim (it "
-                                           "would change: Port to use for TCP or UDP net connections)" },
+        { "[j]\nport=8080\nioengine=net\n", "t.fio:2: ioengine=net is not modelled by cephsim (fio's rbd engine and "
+                                           "block engines on a mapped /dev/rbdN are), nor its option port" },
         { "[j]\nioengine=rbd\nport=8080\n", "t.fio:3: option 'port' belongs to fio's libhdfs,librpma_apm_client,"
                                            "librpma_apm_server,librpma_gpspm_client,librpma_gpspm_server,net,netsplice,"
                                            "rdma engines, not to ioengine=rbd (fio itself would refuse it: \"Bad option\")" },

@@ -1170,6 +1170,9 @@ static int explain_unmodelled(const char *key, const char *engine, char *why, si
     for (size_t i = 0; i < sizeof not_modelled / sizeof not_modelled[0] && !change; i++)
         if (!strcmp(o->name, not_modelled[i].name))
             change = not_modelled[i].change;
+    if (o->engines && strcmp(engine, "rbd") && !fiojob_block_engine(engine))
+        return whyf(why, n, -ENOSYS, "ioengine=%s is not modelled by cephsim (fio's rbd engine and block engines on "
+                    "a mapped /dev/rbdN are), nor its option %s", engine, o->name);
     if (o->engines)
         return whyf(why, n, -ENOSYS, "fio's %s engine option %s is not modelled by cephsim (it would change: %s)",
                     engine, o->name, change ? change : o->help ? o->help : o->lname);
