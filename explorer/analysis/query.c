@@ -114,9 +114,11 @@ static void column_hint(sqlite3 *h, const char *msg, char *hint, size_t n)
     if (strchr(col, '.') || strchr(col, '"') || strlen(col) > 100)
         return;
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
-        char *probe = sqlite3_mprintf("SELECT \"%w.%w\" FROM point_results LIMIT 0", sections[i], col);
+        /* pragma_table_info, not a probe SELECT: SQLite reads an unknown "x" as a string */
+        char *probe = sqlite3_mprintf("SELECT 1 FROM pragma_table_info('point_results') WHERE name = '%q.%q'",
+                                      sections[i], col);
         sqlite3_stmt *st = NULL;
-        bool ok = sqlite3_prepare_v2(h, probe, -1, &st, NULL) == SQLITE_OK;
+        bool ok = sqlite3_prepare_v2(h, probe, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
         sqlite3_finalize(st);
         sqlite3_free(probe);
         if (ok) {
