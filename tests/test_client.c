@@ -1608,11 +1608,28 @@ static void test_krbd_refusals(void **state)
     scenario_free(&sc);
 }
 
+/* Jobs on one /dev/rbdN share its mapping: one client.<id> at the OSDs (one
+   tid sequence), no exclusive-lock handover between them. */
+static void test_krbd_shared_mapping(void **state)
+{
+    struct run r;
+    run_jobs(&r, "[q]\nioengine=libaio\nfilename=/dev/rbd0\ndirect=1\nrw=randwrite\nbs=4k\niodepth=4\nnumjobs=3\n"
+                 "time_based\n", NULL, 0);
+    assert_int_equal(cluster_n_jobs(r.c), 3);
+    assert_true(r.n > 100);
+    for (size_t i = 1; i < r.n; i++)
+        assert_int_equal(r.ops[i].client, r.ops[0].client);
+    for (int j = 0; j < 3; j++)
+        assert_true(wstats(&r, j)->total_ios > 30);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_krbd_vs_librbd),
         cmocka_unit_test(test_krbd_refusals),
+        cmocka_unit_test(test_krbd_shared_mapping),
         cmocka_unit_test(test_striping_order22),
         cmocka_unit_test(test_striping_order20),
         cmocka_unit_test(test_object_names_and_pgs),

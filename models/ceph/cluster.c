@@ -400,11 +400,25 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                          "(rbd_obj_copyup)", job->name);
                 goto fail;
             }
-            /* fio ioengine=rbd: librbd; a block engine on /dev/rbdN: the kernel client */
-            const struct client_ops *ops = job->kernel_client ? &krbd_client_ops : &librbd_client_ops;
-            ops->init(cl, c, slot, host); /* init sets cl->ops */
-            cl->ictx.img = img;
-            img->n_watchers++;
+            /* fio ioengine=rbd: librbd; a block engine on /dev/rbdN: the kernel
+               client, one mapping per device and host that every job on it shares */
+            struct client *mapping = NULL;
+            for (uint32_t m = 0; job->kernel_client && m < slot && !mapping; m++) {
+                const struct client *o = &c->clients[m];
+                if (o->ops == &krbd_client_ops && o->mapping == o && o->host == host &&
+                    !strcmp(o->workers[0].job->filename, job->filename))
+                    mapping = &c->clients[m];
+            }
+            if (mapping) {
+                krbd_client_join(cl, mapping);
+                img = mapping->ictx.img; /* the device's image, whatever was dealt */
+                cl->ictx.img = img;
+            } else {
+                const struct client_ops *ops = job->kernel_client ? &krbd_client_ops : &librbd_client_ops;
+                ops->init(cl, c, slot, host); /* init sets cl->ops */
+                cl->ictx.img = img;
+                img->n_watchers++;
+            }
             cl->n_workers = 1;
             cl->workers = sim_xcalloc(1, sizeof *cl->workers);
             struct fio_worker *w = &cl->workers[0];
@@ -450,6 +464,8 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     for (uint32_t i = 0; i < c->n_clients; i++) {
         struct client *cl = &c->clients[i];
         struct image *img = cl->ictx.img;
+        if (cl->ops == &krbd_client_ops && cl->mapping != cl)
+            continue; /* a further job on a mapping: the mapping watches and locks */
         bool owner = job_writes(cl->workers[0].job) && !img->header.cls_lock_owner;
         if (cl->ops == &krbd_client_ops && job_writes(cl->workers[0].job) && !owner) {
             sim_errf(err, -EINVAL, "job '%s': a kernel client (krbd) writing an image another client writes is "

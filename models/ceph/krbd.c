@@ -24,9 +24,11 @@
  * layers and the simple scheduler, and the Objecter's throttles and shared
  * ms_async_op_threads workers.  fio's own side (closed loop, statistics) is
  * librbd.c's, shared through client_io_part_done / client_start_workers.
- * Not modelled (cluster.c refuses them): clone images (rbd_obj_copyup), and a
- * kernel client writing an image another client also writes (the exclusive
- * lock handover of rbd_try_acquire_lock).
+ * Every fio job (numjobs clone) on the same /dev/rbdN of a host shares that
+ * mapping: one libceph client, its blk-mq tags, rbd_wq and OSD connections
+ * (krbd_client_join).  Not modelled (cluster.c refuses them): clone images
+ * (rbd_obj_copyup), and a mapping writing an image another client also writes
+ * (the exclusive lock handover of rbd_try_acquire_lock).
  */
 #include <string.h>
 
@@ -37,10 +39,16 @@
 #include "msgr.h"
 #include "osd.h"
 
+/* The mapped device every job on it shares (rbd_dev and its libceph client). */
+static struct client *dev(struct client *cl)
+{
+    return cl->mapping;
+}
+
 /* The ceph_connection of one OSD: its con_work, one at a time. */
 static struct cpu_pool *con_worker(struct client *cl, uint32_t osd)
 {
-    return &cl->msgr[osd];
+    return &dev(cl)->msgr[osd];
 }
 
 static uint32_t request_bytes(const struct rados_op *rop)
@@ -53,7 +61,7 @@ static void osdc_send(struct client *cl, struct rados_op *rop)
 {
     struct cluster *c = cl->c;
     rop->primary = cluster_acting(c, rop->obj->pg)[0];
-    rop->tid = ++cl->next_tid;
+    rop->tid = ++dev(cl)->next_tid; /* one libceph client: one tid sequence */
     rop->t_sent = sim_now(c->s);
     rop->result = 0;
     rop->t_initiated = rop->t_reached = rop->t_started = rop->t_subops = 0;
@@ -104,13 +112,13 @@ static void queue_workfn(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void tag_granted(struct sim *s, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
-    cpu_pool_submit(&io->w->cl->io_context, CPU_PRIO_NORMAL, queue_workfn, io, 0);
+    cpu_pool_submit(&dev(io->w->cl)->io_context, CPU_PRIO_NORMAL, queue_workfn, io, 0);
 }
 
 /* rbd_queue_rq: a blk-mq tag, then queue_work(rbd_wq). */
 static void krbd_submit_io(struct client *cl, struct fio_io *io)
 {
-    if (throttle_get(&cl->objecter, cl->c->s, 0, tag_granted, io, 0))
+    if (throttle_get(&dev(cl)->objecter, cl->c->s, 0, tag_granted, io, 0))
         tag_granted(cl->c->s, io, 0);
 }
 
@@ -122,7 +130,7 @@ static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct fio_io *io = rop->ios;
     rop->ios = NULL;
     if (io->parts == 1)
-        throttle_put(&cl->objecter, s, 0); /* the request ends: its tag is free */
+        throttle_put(&dev(cl)->objecter, s, 0); /* the request ends: its tag is free */
     client_io_part_done(cl, io, rop);
     librbd_rop_free(cl, rop);
     cpu_thread_release(th);
@@ -182,6 +190,7 @@ static void krbd_init(struct client *cl, struct cluster *c, uint32_t id, uint32_
     cl->c = c;
     cl->id = id;
     cl->host = host;
+    cl->mapping = cl;
     struct cpu_host *h = &c->hosts[host];
     /* rbd_wq is per-CPU: the work runs on a kworker of the core that queued it */
     cpu_pool_init(&cl->io_context, h, "kworker-rbd", h->cores.servers);
@@ -193,16 +202,29 @@ static void krbd_init(struct client *cl, struct cluster *c, uint32_t id, uint32_
     idmap_init(&cl->ictx.objs, sizeof(struct rbd_obj), 256);
 }
 
+void krbd_client_join(struct client *cl, struct client *mapping)
+{
+    memset(cl, 0, sizeof *cl);
+    cl->ops = &krbd_client_ops;
+    cl->c = mapping->c;
+    cl->id = mapping->id; /* the same client.<id> at the OSDs */
+    cl->host = mapping->host;
+    cl->mapping = mapping;
+    idmap_init(&cl->ictx.objs, sizeof(struct rbd_obj), 256);
+}
+
 static void krbd_fini(struct client *cl)
 {
-    cpu_pool_fini(&cl->io_context);
-    for (uint32_t i = 0; i < cl->c->n_osds; i++)
-        cpu_pool_fini(&cl->msgr[i]);
-    free(cl->msgr);
     for (uint32_t i = 0; i < cl->n_workers; i++)
         cpu_pool_fini(&cl->workers[i].thread);
     free(cl->workers);
     idmap_fini(&cl->ictx.objs);
+    if (cl->mapping != cl)
+        return;
+    cpu_pool_fini(&cl->io_context);
+    for (uint32_t i = 0; i < cl->c->n_osds; i++)
+        cpu_pool_fini(&cl->msgr[i]);
+    free(cl->msgr);
 }
 
 const struct client_ops krbd_client_ops = {

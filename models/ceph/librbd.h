@@ -126,6 +126,10 @@ struct client {
     uint32_t n_workers;
     uint64_t next_tid;
     struct rbd_image_ctx ictx;   /* the image it opened */
+    /* krbd: the client holding the mapped device (rbd_dev: its blk-mq tags,
+       rbd_wq, libceph client and OSD connections): itself, or the first job
+       clone on the same /dev/rbdN of the host (krbd_client_join) */
+    struct client *mapping;
     /* LatencyStats of SimpleSchedulerObjectDispatch: writes completed so far */
     uint64_t sched_samples;
     /* WriteAroundObjectDispatch: bytes acknowledged to fio but still in flight */
@@ -156,6 +160,9 @@ struct client_ops {
 };
 extern const struct client_ops librbd_client_ops;
 extern const struct client_ops krbd_client_ops; /* krbd.c: the kernel client */
+/* A further fio job (clone) on a device mapping already has: cl runs its
+   workers, mapping's queues and connections carry their I/O (krbd.c). */
+void krbd_client_join(struct client *cl, struct client *mapping);
 
 /* ---- librbd.c, for the client kinds: fio's side of every client ---- */
 
