@@ -966,8 +966,7 @@ static void test_vocabulary_messages(void **state)
         { "[j]\nfdp=1\n", "t.fio:2: unknown option 'fdp': fio-3.42-135-gf5344384 has it, fio-3.33 (Debian 12's fio, "
                           "which cephsim follows) does not" },
         /* values */
-        { "[j]\nrw=read:-8k\n", "t.fio:2: rw: 'read:-8k': a negative skip (fio's backwards sequential I/O, "
-                                "ddir_seq_add < 0) is not modelled by cephsim" },
+        { "[j]\nrw=randread:-8\n", "t.fio:2: rw: value '-8' must not be negative" },
         { "[j]\nrw=${FIO_RW}\n", "t.fio:2: rw: missing value (read, write, randread, randwrite, rw, randrw) "
                                  "(${FIO_RW} is not set: fio substitutes an empty value)" },
         { "[j]\nsize=5*1024*$mb_memory\n", "t.fio:2: size: '5*1024*$mb_memory': fio's arithmetic expressions are "
@@ -996,6 +995,13 @@ static void test_vocabulary_messages(void **state)
     assert_true(is_ignored(&jf, "buffer_pattern"));
     assert_int_equal(jf.jobs[0].n_zones[0], 3);
     assert_int_equal(jf.jobs[0].zones[0][2].size_pct, 80);
+    fiojob_free(&jf);
+    /* fio's backwards read: a negative sequential skip, written back as given */
+    parse_str_ok("[j]\nrw=read:-8k\n", &jf);
+    assert_int_equal(jf.jobs[0].rw_seq_add, -8192);
+    char *t = fiojob_to_text(&jf);
+    assert_non_null(strstr(t, "\nrw=read:-8k\n"));
+    free(t);
     fiojob_free(&jf);
 }
 

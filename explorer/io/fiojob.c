@@ -342,17 +342,19 @@ static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
     if (!post)
         return 0;
     uint64_t val;
-    if (trim(post)[0] == '-')
-        return whyf(why, n, -ENOTSUP, "'%s:%s': a negative skip (fio's backwards sequential I/O, "
-                    "ddir_seq_add < 0) is not modelled by cephsim", mode, trim(post));
-    int rc = rw_is_random(j->rw) ? parse_uint(trim(post), j->kb_base, 1, UINT32_MAX, &val, why, n)
-                                 : parse_size(trim(post), j->kb_base, &val, NULL, why, n);
+    char *num = trim(post);
+    /* str_rw_cb: a sequential skip may be negative (backwards I/O: rw=read:-8k) */
+    bool backwards = !rw_is_random(j->rw) && num[0] == '-';
+    int rc = rw_is_random(j->rw) ? parse_uint(num, j->kb_base, 1, UINT32_MAX, &val, why, n)
+                                 : parse_size(num + backwards, j->kb_base, &val, NULL, why, n);
+    if (!rc && val > INT64_MAX)
+        rc = whyf(why, n, -EINVAL, "skip '%s' too large", num);
     if (rc)
         return rc;
     if (rw_is_random(j->rw))
         j->rw_seq_nr = (uint32_t)val;
     else
-        j->rw_seq_add = val;
+        j->rw_seq_add = backwards ? -(int64_t)val : (int64_t)val;
     return 0;
 }
 
@@ -1791,7 +1793,8 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
     if (rw_is_random(j->rw) && j->rw_seq_nr != 1)
         strbuf_printf(b, ":%u", j->rw_seq_nr);
     else if (!rw_is_random(j->rw) && j->rw_seq_add)
-        strbuf_printf(b, ":%s", fmt_size(t1, sizeof t1, j->rw_seq_add, kb));
+        strbuf_printf(b, ":%s%s", j->rw_seq_add < 0 ? "-" : "",
+                      fmt_size(t1, sizeof t1, j->rw_seq_add < 0 ? (uint64_t)-j->rw_seq_add : (uint64_t)j->rw_seq_add, kb));
     strbuf_printf(b, "\n");
     if (j->rw_sequencer != FIO_RWSEQ_SEQUENTIAL)
         strbuf_printf(b, "rw_sequencer=identical\n");

@@ -50,7 +50,8 @@ struct workload_job {
                                engine on /dev/rbdN (fiojob.c decides, scenario.c checks) */
     enum fio_rw rw;         /* default read */
     uint32_t rw_seq_nr;     /* rw=randX:<nr>: I/Os per new random offset (default 1) */
-    uint64_t rw_seq_add;    /* rw=write:<size>: bytes skipped after each sequential I/O */
+    int64_t rw_seq_add;     /* rw=write:<size>: bytes skipped after each sequential I/O;
+                               negative (rw=read:-8k) goes backwards */
     enum fio_rw_sequencer rw_sequencer;
     uint32_t rwmixread;     /* percent reads of a mixed workload; writes = 100 - this */
     uint32_t kb_base;       /* 1024 (default) or 1000 */
