@@ -975,6 +975,9 @@ static void test_vocabulary_messages(void **state)
                                                        "distribution of fio-3.33 (Debian 12's fio, which cephsim "
                                                        "follows; a later fio added it): random, zipf, pareto, normal, "
                                                        "zoned, zoned_abs" },
+        { "[j]\niodepth_batch=8\nioengine=libaio\n", "t.fio:2: fio option iodepth_batch is not modelled by cephsim "
+                                                 "for ioengine=libaio (its commit would hold I/Os until 8 are queued); "
+                                                 "only the rbd engine, which has each I/O in flight when queued, takes it" },
         { "[j]\niodepth_low=4\n", "t.fio:2: fio option iodepth_low is not modelled by cephsim (fio would let the "
                                   "queue drain to iodepth_low before refilling it); only iodepth_low=0, fio's default, "
                                   "is accepted" },
@@ -989,7 +992,7 @@ static void test_vocabulary_messages(void **state)
     }
     /* harmless ones are accepted and listed as ignored; zoned distributions parse */
     struct fio_jobfile jf;
-    parse_str_ok("[j]\nioengine=rbd\nbusy_poll=0\nnumjobs=1\nthread\nbuffer_pattern=0xdeadbeef\n"
+    parse_str_ok("[j]\nioengine=rbd\nbusy_poll=0\nnumjobs=1\nthread\nbuffer_pattern=0xdeadbeef\niodepth_batch=16\n"
                  "random_distribution=zoned:50/5:30/15:20/\n", &jf);
     assert_true(is_ignored(&jf, "busy_poll"));
     assert_true(is_ignored(&jf, "buffer_pattern"));
