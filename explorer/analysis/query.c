@@ -122,7 +122,7 @@ static void column_hint(sqlite3 *h, const char *msg, char *hint, size_t n)
         sqlite3_finalize(st);
         sqlite3_free(probe);
         if (ok) {
-            snprintf(hint, n, " (the axis is the column \"%s.%s\": quote it, e.g. --where '\"%s.%s\"=1')",
+            snprintf(hint, n, " (the axis is the column \"%s.%.100s\": quote it, e.g. --where '\"%s.%.100s\"=1')",
                      sections[i], col, sections[i], col);
             return;
         }
@@ -132,7 +132,7 @@ static void column_hint(sqlite3 *h, const char *msg, char *hint, size_t n)
 static int prepare(sqlite3 *h, const char *sql, sqlite3_stmt **st, struct sim_err *err)
 {
     if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK) {
-        char msg[256], hint[300];
+        char msg[256], hint[400];
         snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(h));
         column_hint(h, msg, hint, sizeof hint);
         return sim_errf(err, -EINVAL, "%s: sqlite: %s%s", sqlite3_db_filename(h, "main"), msg, hint);
