@@ -955,6 +955,8 @@ static void test_vocabulary_messages(void **state)
         { "[j]\nioengine=rbd\nport=8080\n", "t.fio:3: option 'port' belongs to fio's libhdfs,librpma_apm_client,"
                                            "librpma_apm_server,librpma_gpspm_client,librpma_gpspm_server,net,netsplice,"
                                            "rdma engines, not to ioengine=rbd (fio itself would refuse it: \"Bad option\")" },
+        { "[j]\npool=rbd\nioengine=libaio\n", "t.fio:2: option 'pool' belongs to fio's dfs,rados,rbd engines, not "
+                                             "to ioengine=libaio (fio itself would refuse it: \"Bad option\")" },
         { "[j]\nioengine=libaio\nuserspace_reap\n", "t.fio:3: fio's libaio engine option userspace_reap is not "
                                                    "modelled by cephsim (it would change: Use alternative user-space "
                                                    "reap implementation)" },

@@ -902,6 +902,7 @@ struct opt_def {
     bool bare_ok;
     bool no_effect; /* stored, but also listed as ignored (no effect on the simulation) */
     size_t set_off; /* non-zero: a bool set when the option is given (fio_option_is_set) */
+    bool rbd_engine; /* an option of fio's rbd engine (engines/rbd.c): only with ioengine=rbd */
 };
 
 #define J(f) offsetof(struct workload_job, f)
@@ -918,10 +919,12 @@ static const struct opt_def opt_table[] = {
     { .name = "description", .type = OT_STR, .off = J(description),
       .size = sizeof(((struct workload_job *)0)->description), .no_effect = true },
     STR("ioengine", ioengine),
-    STR("pool", pool),
-    STR("rbdname", rbdname),
-    STR("clientname", clientname),
-    STR("clustername", clustername),
+#define RBD_STR(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct workload_job *)0)->f), \
+                        .rbd_engine = true }
+    RBD_STR("pool", pool),
+    RBD_STR("rbdname", rbdname),
+    RBD_STR("clientname", clientname),
+    RBD_STR("clustername", clustername),
     FN("rw", "readwrite", opt_rw),
     FN("rw_sequencer", NULL, opt_rw_sequencer),
     FN("rwmixread", NULL, opt_rwmixread),
@@ -1004,7 +1007,7 @@ static const struct opt_def opt_table[] = {
     IGN("allow_mounted_write", NULL),
     { .name = "verify", .type = OT_IGNORED, .fn = check_verify },
     /* fio's rbd engine (engines/rbd.c) */
-    { .name = "busy_poll", .type = OT_IGNORED, .fn = check_busy_poll },
+    { .name = "busy_poll", .type = OT_IGNORED, .fn = check_busy_poll, .rbd_engine = true },
 };
 
 #define N_OPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
@@ -1133,8 +1136,9 @@ static bool engine_in(const char *eng, const char *list)
 /* An option of an engine only (fio resolves those once the engine is loaded). */
 static bool is_engine_option(const char *key)
 {
-    if (find_opt_any(key))
-        return false;
+    const struct opt_def *d = find_opt_any(key);
+    if (d)
+        return d->rbd_engine;
     const struct fio_optinfo *o = fio_info(key);
     return o && o->engines;
 }
@@ -1226,8 +1230,8 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
                         const char *val_in, char *why, size_t n)
 {
     const struct opt_def *o = find_opt_any(key);
-    if (!o)
-        return explain_unmodelled(key, j->ioengine, why, n);
+    if (!o || (o->rbd_engine && strcmp(j->ioengine, "rbd")))
+        return explain_unmodelled(key, j->ioengine, why, n); /* fio: the engine's options only */
     char vbuf[FIOJOB_MAX_LINE], given[FIOJOB_MAX_LINE];
     char *v = NULL;
     if (val_in && strlen(val_in) >= sizeof vbuf)
