@@ -11,9 +11,11 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grid.h"
 #include "runner.h"
@@ -353,6 +355,86 @@ static void shipped_grids_load_and_validate(void **state)
     assert_true(n >= 3);
 }
 
+/* cbt's example file on the lab scenario: what varies becomes zipped axes, the rest "set". */
+static void cbt_yaml_as_grid(void **state)
+{
+    (void)state;
+    struct grid g;
+    struct sim_err err = {0};
+    if (grid_load_cbt(&g, "tests/data/cbt/runtests.xfs.yaml", "scenarios/lab.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    /* mode (6) x op_size (3); the other list keys have one value each */
+    assert_int_equal(g.n_points, 18);
+    assert_int_equal(g.n_axes, 2);
+    assert_string_equal(g.axes[0].name, "fio.rw");
+    assert_string_equal(g.axes[1].name, "fio.bs");
+    assert_string_equal(g.name, "runtests.xfs");
+    char label[200];
+    assert_string_equal(grid_point_label(&g, &g.points[0], label, sizeof label), "fio.rw=read fio.bs=4194304");
+    assert_string_equal(grid_point_label(&g, &g.points[17], label, sizeof label), "fio.rw=randrw fio.bs=4096");
+    bool depth = false, runtime = false;
+    for (int i = 0; i < g.n_sets; i++) {
+        depth |= !strcmp(g.sets[i], "fio.iodepth=32");
+        runtime |= !strcmp(g.sets[i], "fio.runtime=10");
+    }
+    assert_true(depth && runtime);
+    assert_true(g.n_notes > 0);
+    if (grid_validate(&g, &err) < 0)
+        fail_msg("%s", err.msg);
+    grid_free(&g);
+    /* a workloads block: the workload's name is a column of its own */
+    if (grid_load_cbt(&g, "tests/data/cbt/rbd_fio_test.yml", "scenarios/qd1-latency.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(g.n_points, 3);
+    assert_string_equal(g.axes[g.n_axes - 1].name, "workload");
+    assert_string_equal(grid_point_label(&g, &g.points[1], label, sizeof label),
+                        "fio.rw=randread fio.iodepth=1 workload=test1");
+    grid_free(&g);
+    assert_true(grid_load_cbt(&g, "tests/data/cbt/runtests.xfs.yaml", "scenarios/none.json", &err) < 0);
+    assert_non_null(strstr(err.msg, "tests/data/cbt/runtests.xfs.yaml: the base scenario 'scenarios/none.json' not found"));
+}
+
+/* `cephsim sweep SCENARIO --cbt FILE.yaml`: runs cbt's file as is, says what it ignored. */
+static void cbt_sweep_cli(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CEPHSIM_BIN");
+    if (!bin || !*bin)
+        bin = "out/bin/cephsim";
+    if (access(bin, X_OK) != 0)
+        skip();
+    char dir[] = "out/test_grid_cbt.XXXXXX"; /* inside the tree: out/ is the build's */
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048], out[8192] = "";
+    snprintf(cmd, sizeof cmd,
+             "'%s' sweep scenarios/lab.json --cbt tests/data/cbt/runtests.xfs.yaml --db %s/x.db -j 2 -q 2>%s/err && "
+             "'%s' query %s/x.db --sql \"select count(*) || ' ' || sum(status = 'done') from runs\" --csv >%s/out",
+             bin, dir, dir, bin, dir, dir);
+    int st = system(cmd);
+    snprintf(cmd, sizeof cmd, "%s/out", dir);
+    FILE *f = fopen(cmd, "r");
+    if (f) {
+        out[fread(out, 1, sizeof out - 1, f)] = '\0';
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd, "%s/err", dir);
+    char errs[16384] = "";
+    f = fopen(cmd, "r");
+    if (f) {
+        errs[fread(errs, 1, sizeof errs - 1, f)] = '\0';
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fail_msg("rm %s", dir);
+    if (st != 0)
+        fail_msg("sweep --cbt failed: %s", errs);
+    assert_non_null(strstr(out, "18 18"));
+    assert_non_null(strstr(errs, "benchmarks.radosbench, benchmarks.rbdfio: ignored: cephsim simulates cbt's librbdfio "
+                                 "benchmark only"));
+    assert_non_null(strstr(errs, "benchmarks.librbdfio.osd_ra: ignored"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +449,8 @@ int main(void)
         cmocka_unit_test(canonical_json_sorts_keys),
         cmocka_unit_test(values_and_seeds),
         cmocka_unit_test(shipped_grids_load_and_validate),
+        cmocka_unit_test(cbt_yaml_as_grid),
+        cmocka_unit_test(cbt_sweep_cli),
     };
     return cmocka_run_group_tests_name("grid", tests, NULL, NULL);
 }

@@ -154,7 +154,7 @@ static void tolerance_parsing(void **state)
     validate_tolerance_defaults(&t);
     assert_true(fabs(t.metric[VALIDATE_IOPS] - 0.20) < 1e-12);
     assert_true(fabs(t.metric[VALIDATE_LAT_MEAN] - 0.25) < 1e-12);
-    assert_true(isnan(t.dist_ks[0]) && isnan(t.dist_median[4]));
+    assert_true(isnan(t.dist_ks[0]) && fabs(t.dist_median[4] - 0.40) < 1e-12); /* stages checked by default */
     assert_int_equal(validate_tolerance_parse("iops=10%, lat_p99=off,ks=0.3,stage.op_commit=40%,lock_waits=0.02",
                                               &t, &err), 0);
     assert_true(fabs(t.metric[VALIDATE_IOPS] - 0.10) < 1e-12);
@@ -162,8 +162,11 @@ static void tolerance_parsing(void **state)
     assert_true(fabs(t.metric[VALIDATE_LOCK_WAITS] - 0.02) < 1e-12);
     for (int d = 0; d < VALIDATE_N_DISTS; d++)
         assert_true(fabs(t.dist_ks[d] - 0.3) < 1e-12);
-    assert_true(fabs(t.dist_median[4] - 0.40) < 1e-12); /* op_commit is the 5th stage */
-    assert_true(isnan(t.dist_median[3]));
+    assert_int_equal(validate_tolerance_parse("stage.op_commit=30%", &t, &err), 0);
+    assert_true(fabs(t.dist_median[4] - 0.30) < 1e-12); /* op_commit is the 5th stage */
+    assert_true(fabs(t.dist_median[3] - 0.40) < 1e-12);
+    assert_int_equal(validate_tolerance_parse("stage=off", &t, &err), 0);
+    assert_true(isnan(t.dist_median[3]) && isnan(t.dist_median[4]));
     assert_int_equal(validate_tolerance_parse("stage=50%,ks.total=0.1", &t, &err), 0);
     assert_true(fabs(t.dist_median[0] - 0.5) < 1e-12 && fabs(t.dist_ks[VALIDATE_N_DISTS - 1] - 0.1) < 1e-12);
     /* errors */
@@ -210,13 +213,15 @@ static void compare_flags_what_is_outside(void **state)
     assert_true(st->available);
     assert_true(fabs(st->real - 25) < 1e-12 && fabs(st->sim - 45) < 1e-12);
     assert_true(fabs(st->ks - 0.5) < 1e-12);
-    assert_true(st->pass); /* stages are not checked by default */
+    assert_false(st->pass); /* stage medians are checked by default (40 %): +80 % is outside */
     assert_false(rep.rows[VALIDATE_N_METRICS].available); /* no samples for that stage */
-    assert_int_equal(rep.n_failed, 2);
+    assert_int_equal(rep.n_failed, 3);
     assert_false(rep.pass);
-    /* loosen the two failures, check the stage's KS */
+    assert_int_equal(rep.n_mismatch, 0); /* synthetic captures have no directories to compare */
+    /* loosen the three failures, check the stage's KS */
     struct sim_err err;
-    assert_int_equal(validate_tolerance_parse("lat_mean=50%,lock_waits=0.2,ks.op_commit=0.4", &t, &err), 0);
+    assert_int_equal(validate_tolerance_parse("lat_mean=50%,lock_waits=0.2,stage.op_commit=100%,ks.op_commit=0.4", &t,
+                                              &err), 0);
     validate_compare(&real, &sim, &t, &rep);
     assert_int_equal(rep.n_failed, 1);
     assert_false(rep.rows[VALIDATE_N_METRICS + 4].pass);
@@ -399,6 +404,30 @@ static void real_lab_capture_imports(void **state)
     validate_capture_free(&c);
 }
 
+/* A capture and a simulation of another workload: named, sizes compared as bytes. */
+static void mismatched_workloads_are_named(void **state)
+{
+    (void)state;
+    const char *real = "tests/data/lab2/captures/noparent_randw-qd1_sched-none_r1"; /* randwrite 4k qd1 */
+    char dir[] = "out/test_validate_mm.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[200];
+    snprintf(path, sizeof path, "%s/fio.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"jobs\": [{\"job options\": {\"rw\": \"randwrite\", \"bs\": \"4096\", \"iodepth\": \"16\"}}]}", f);
+    fclose(f);
+    struct validate_report rep;
+    memset(&rep, 0, sizeof rep);
+    validate_workload_mismatch(real, dir, &rep);
+    assert_int_equal(rep.n_mismatch, 1); /* 4k = 4096, numjobs 1 = fio's default */
+    assert_string_equal(rep.mismatch[0], "fio.iodepth: real 1, sim 16");
+    validate_workload_mismatch(real, real, &rep);
+    assert_int_equal(rep.n_mismatch, 0);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +435,7 @@ int main(void)
         cmocka_unit_test(relative_errors_and_medians),
         cmocka_unit_test(tolerance_parsing),
         cmocka_unit_test(compare_flags_what_is_outside),
+        cmocka_unit_test(mismatched_workloads_are_named),
         cmocka_unit_test(capture_load_and_workload),
         cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(cdf_plot_files),

@@ -141,8 +141,12 @@ void validate_tolerance_defaults(struct validate_tolerance *t)
     static const double def[VALIDATE_N_METRICS] = {0.20, 0.25, 0.25, 0.50, 0.20, 0.20, 0.05};
     for (int i = 0; i < VALIDATE_N_METRICS; i++)
         t->metric[i] = def[i];
-    for (int i = 0; i < VALIDATE_N_DISTS; i++)
-        t->dist_median[i] = t->dist_ks[i] = NAN;
+    /* stage medians are checked by default: a PASS with a stage 2x off (+100 % or -50 %)
+       said the model was right for the wrong reasons */
+    for (int i = 0; i < VALIDATE_N_DISTS; i++) {
+        t->dist_median[i] = 0.40;
+        t->dist_ks[i] = NAN;
+    }
 }
 
 static int parse_tol_value(const char *key, const char *v, double *out, struct sim_err *err)
@@ -626,6 +630,95 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
 
 /* ------------------------------------------------------------------ comparison */
 
+/* fio's size text ("4k", "4096", "1M": fio's kb_base 1024) in bytes; -1 if not a size. */
+static double fio_size_bytes(const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v)
+        return -1;
+    static const char units[] = "kmgt";
+    const char *u = strchr(units, *end | 0x20);
+    if (*end && u) {
+        x *= pow(1024, (double)(u - units + 1));
+        end++;
+        if ((*end | 0x20) == 'i')
+            end++;
+        if ((*end | 0x20) == 'b')
+            end++;
+    } else if ((*end | 0x20) == 'b') {
+        end++;
+    }
+    return *end ? -1 : x;
+}
+
+/* fio's defaults for what a capture may leave out (options.c), and the scenario's. */
+static const char *workload_default(const char *path)
+{
+    static const char *const d[][2] = {{"fio.rw", "read"},     {"fio.bs", "4096"},        {"fio.iodepth", "1"},
+                                       {"fio.numjobs", "1"},   {"fio.rwmixread", "50"},   {"image.kind", "plain"}};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        if (!strcmp(d[i][0], path))
+            return d[i][1];
+    return NULL;
+}
+
+static const char *set_value(char sets[][VALIDATE_SET_LEN], int n, const char *path)
+{
+    size_t pl = strlen(path);
+    for (int i = 0; i < n; i++)
+        if (!strncmp(sets[i], path, pl) && sets[i][pl] == '=')
+            return sets[i] + pl + 1;
+    return NULL;
+}
+
+static bool same_value(const char *path, const char *a, const char *b)
+{
+    if (!strcmp(a, b))
+        return true;
+    if (!strcmp(path, "fio.rw")) { /* fio's aliases of rw */
+        bool ra = !strcmp(a, "rw") || !strcmp(a, "readwrite"), rb = !strcmp(b, "rw") || !strcmp(b, "readwrite");
+        return ra && rb;
+    }
+    double x = fio_size_bytes(a), y = fio_size_bytes(b);
+    return x >= 0 && x == y;
+}
+
+void validate_workload_mismatch(const char *real_dir, const char *sim_dir, struct validate_report *rep)
+{
+    char (*rs)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *rs);
+    char (*ss)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *ss);
+    struct sim_err e2 = {0};
+    rep->n_mismatch = 0;
+    int nr = validate_capture_sets(real_dir, rs, VALIDATE_MAX_SETS, &e2);
+    int ns = nr < 0 ? -1 : validate_capture_sets(sim_dir, ss, VALIDATE_MAX_SETS, &e2);
+    static const char *const paths[] = {"fio.rw", "fio.bs", "fio.iodepth", "fio.numjobs", "fio.rwmixread",
+                                        "image.kind", "image.copied_up", "ceph.rbd_io_scheduler"};
+    for (size_t i = 0; nr >= 0 && ns >= 0 && i < sizeof paths / sizeof paths[0]; i++) {
+        const char *a = set_value(rs, nr, paths[i]), *b = set_value(ss, ns, paths[i]);
+        if (!a && !b)
+            continue;
+        if (!a || !b) {
+            /* a side that does not say: fio's default if there is one, else not comparable */
+            const char *d = workload_default(paths[i]);
+            if (!d)
+                continue;
+            a = a ? a : d;
+            b = b ? b : d;
+        }
+        if (!strcmp(paths[i], "fio.rwmixread")) {
+            const char *rw = set_value(rs, nr, "fio.rw");
+            if (!rw || (strcmp(rw, "randrw") && strcmp(rw, "rw") && strcmp(rw, "readwrite")))
+                continue; /* meaningless for a pure read or write job */
+        }
+        if (!same_value(paths[i], a, b) && rep->n_mismatch < VALIDATE_MAX_SETS)
+            snprintf(rep->mismatch[rep->n_mismatch++], sizeof rep->mismatch[0], "%s: real %.100s, sim %.100s",
+                     paths[i], a, b);
+    }
+    free(rs);
+    free(ss);
+}
+
 /* A row with a tolerance on its value or its KS distance. */
 static bool row_checked(const struct validate_row *r)
 {
@@ -673,6 +766,8 @@ void validate_compare(const struct validate_capture *real, const struct validate
         r->tol = tol->dist_median[d];
         r->ks_tol = tol->dist_ks[d];
     }
+    if (real->dir[0] && sim->dir[0])
+        validate_workload_mismatch(real->dir, sim->dir, rep);
     rep->pass = true;
     for (int i = 0; i < rep->n; i++) {
         struct validate_row *r = &rep->rows[i];
@@ -750,6 +845,8 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
     describe(f, "sim ", sim);
     if (real->ops_biased || sim->ops_biased)
         fprintf(f, "  note: a tail dump holds only the slowest ops: its stage distributions are biased\n");
+    for (int i = 0; i < rep->n_mismatch; i++)
+        fprintf(f, "  WARNING: the two sides ran different workloads: %s\n", rep->mismatch[i]);
     fprintf(f, "\n%-38s %10s %10s %9s %17s %10s  %s\n", "metric (stages: median us)", "real", "sim",
             "error", "KS D (p)", "tolerance", "result");
     for (int i = 0; i < rep->n; i++) {
@@ -774,8 +871,9 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
         const char *res = !r->available ? "n/a" : !row_checked(r) ? "" : r->pass ? "ok" : "FAIL";
         fprintf(f, "%-38s %10s %10s %9s %17s %10s  %s\n", name, rv, sv, ev, ks, tv, res);
     }
-    fprintf(f, "\n%s: %d of %d checked metrics outside tolerance\n", rep->pass ? "PASS" : "FAIL",
-            rep->n_failed, rep->n_checked);
+    fprintf(f, "\n%s: %d of %d checked metrics outside tolerance%s\n", rep->pass ? "PASS" : "FAIL",
+            rep->n_failed, rep->n_checked,
+            rep->n_mismatch ? " -- but the workloads differ (WARNING above): the comparison is not like for like" : "");
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -797,6 +895,9 @@ cJSON *validate_report_json(const struct validate_capture *real, const struct va
     cJSON_AddBoolToObject(j, "pass", rep->pass);
     cJSON_AddNumberToObject(j, "checked", rep->n_checked);
     cJSON_AddNumberToObject(j, "failed", rep->n_failed);
+    cJSON *mm = cJSON_AddArrayToObject(j, "workload_mismatch");
+    for (int i = 0; i < rep->n_mismatch; i++)
+        cJSON_AddItemToArray(mm, cJSON_CreateString(rep->mismatch[i]));
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int i = 0; i < rep->n; i++) {
         const struct validate_row *r = &rep->rows[i];
@@ -960,7 +1061,8 @@ static void usage(FILE *f)
             "                         stage ks stage.<s> ks.<s> (s: queued_for_pg reached_pg started\n"
             "                         subops op_commit sub_op_commit_rec commit_sent total)\n"
             "                         defaults: iops=20%%,lat_mean=25%%,lat_p50=25%%,lat_p99=50%%,\n"
-            "                         op_w=20%%,op_rw=20%%,lock_waits=0.05 (absolute share), stages off\n"
+            "                         op_w=20%%,op_rw=20%%,lock_waits=0.05 (absolute share), stage=40%%\n"
+            "                         (each stage's median), ks off\n"
             "  -o, --output DIR       validate.json, CDF data and cdf.png (default SIMDIR/validate)\n"
             "      --no-plot          no gnuplot\n"
             "      --json             print the JSON report instead of the table\n"

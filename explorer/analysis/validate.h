@@ -123,7 +123,8 @@ struct validate_tolerance {
 };
 
 /* iops 20 %, lat_mean 25 %, lat_p50 25 %, lat_p99 50 %, op_w 20 %, op_rw 20 %,
-   lock_waits 0.05 (absolute share); stages and KS reported only. */
+   lock_waits 0.05 (absolute share), every stage's median 40 % (a median 2x off
+   either way fails); KS distances reported only. */
 void validate_tolerance_defaults(struct validate_tolerance *t);
 
 /*
@@ -152,7 +153,19 @@ struct validate_report {
     int n;
     int n_checked, n_failed;
     bool pass;
+    /* the workloads of the two sides where they differ ("fio.iodepth: real 16, sim 1"),
+       from validate_capture_sets of each directory; empty when they agree */
+    int n_mismatch;
+    char mismatch[VALIDATE_MAX_SETS][2 * VALIDATE_SET_LEN];
 };
+
+/*
+ * Where the workloads of the capture in real_dir and of sim_dir differ (fio
+ * rw, bs, iodepth, numjobs, rwmixread, image kind, rbd_io_scheduler; sizes
+ * compared as bytes, a key missing on one side as fio's default): lines into
+ * rep->mismatch.  validate_compare calls it with the captures' directories.
+ */
+void validate_workload_mismatch(const char *real_dir, const char *sim_dir, struct validate_report *rep);
 
 /* Compare real with sim under tol. */
 void validate_compare(const struct validate_capture *real, const struct validate_capture *sim,

@@ -3,6 +3,7 @@
  *
  *   cephsim run [SCENARIO | JOBFILE.fio] [--jobfile F.fio] [-o DIR] [--seed N] [--set path=value]... [-q]
  *   cephsim list-params [--markdown]
+ *   cephsim import DIR [-o SCENARIO.json] [--pool NAME] [--image NAME]
  *   cephsim --help | --version
  *
  * Diagnostics go to stderr; exit 0 on success, 1 on failure, 2 on usage errors.
@@ -19,6 +20,7 @@
 
 #include "goal.h"
 #include "hwprofile.h"
+#include "import.h"
 #include "plot.h"
 #include "calibrate.h"
 #include "files.h"
@@ -59,6 +61,10 @@ static void usage(FILE *f)
             "                      fit stage costs, wake-ups and device latencies to captures (GSL)\n"
             "  replay TRACE... --scenario S [--mode open|closed] [--iodepth N]\n"
             "                      replay a fio iolog or dump_historic_ops trace through the model\n"
+            "  import DIR [-o SCENARIO.json] [--pool NAME] [--image NAME]\n"
+            "                      a scenario from a real cluster's outputs (ceph osd crush dump, pool ls detail,\n"
+            "                      osd metadata, config dump, versions --format json); says what it assumed\n"
+            "  sweep SCENARIO --cbt CBT.yaml --db FILE   run cbt's librbdfio benchmark file as a sweep\n"
             "\n"
             "  -h, --help          this text\n"
             "  -V, --version       print the version\n");
@@ -222,6 +228,8 @@ int main(int argc, char **argv)
         return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "import"))
+        return cmd_import(argc - 1, argv + 1);
     fprintf(stderr, "cephsim: unknown command '%s' (try --help)\n", cmd);
     return 2;
 }

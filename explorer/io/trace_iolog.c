@@ -8,6 +8,11 @@
  * read/write/trim/sync/datasync, "wait" (µs, v2 only; cumulative per the HOWTO); length is
  * read as an unsigned int).  fio skips bad lines with a message; this importer stops at
  * the first one instead.
+ *
+ * A v2 log's times come only from its "wait" lines: without them every I/O is at
+ * t = 0 here, and fio's replay issues them in order at the job's iodepth (no delays);
+ * `cephsim replay` does the same with such a log (replay_cmd.c) rather than an open
+ * loop that would start every I/O at once.
  */
 #include "trace_int.h"
 

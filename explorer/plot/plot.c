@@ -3,10 +3,14 @@
  * allow, drawn through a table of figure descriptors (figure.h), rendered by
  * gnuplot (gnuplot.h) and moved into place only when all of them rendered.
  *
- * DIR is walked once for itself, then once per run sub-directory (sorted by
- * name), each time with its run data loaded (rundata.h) and every table entry
- * asked whether it applies: a run's figures apply to any run directory, the
- * studies' only to DIR itself.
+ * DIR is walked once for itself, then once per sub-directory that is one of
+ * cephsim's own runs (sorted by name; the marker is the sim.json a run writes,
+ * as runner_check_output trusts a directory), each time with its run data
+ * loaded (rundata.h) and every table entry asked whether it applies: a run's
+ * figures apply to any run directory, the studies' only to DIR itself.  Other
+ * run-like sub-directories (a fio.json of someone's fio, without sim.json) are
+ * skipped and named: on a shared directory, plot draws only cephsim's runs and
+ * says which.
  */
 #include "plot.h"
 
@@ -21,6 +25,7 @@
 
 #include "figure.h"
 #include "files.h"
+#include "jsonu.h"
 #include "plotutil.h"
 
 /* Every figure, in the order they are drawn and listed for each directory. */
@@ -32,7 +37,39 @@ struct plot_ctx {
     const char *tmp;        /* where the files are written before they are moved into place */
     struct figure *figs;
     int n_figs;
+    char **runs, **skipped; /* sub-directories plotted, and run-like ones that are not cephsim's */
+    int n_runs, n_skipped;
 };
+
+/* A run directory cephsim wrote: its sim.json, the marker runner_check_output trusts (a JSON object). */
+static bool is_cephsim_run(const char *dir)
+{
+    char *p = plot_asprintf("%s/sim.json", dir);
+    bool ours = false;
+    if (plot_is_file(p)) {
+        struct sim_err e2 = {0};
+        cJSON *j = jsonu_load_file(p, &e2);
+        ours = cJSON_IsObject(j);
+        cJSON_Delete(j);
+    }
+    free(p);
+    return ours;
+}
+
+static void add_name(char ***v, int *n, const char *name)
+{
+    *v = sim_xrealloc(*v, (size_t)*n + 1, sizeof **v);
+    (*v)[(*n)++] = sim_xstrdup(name);
+}
+
+/* "a, b, c" of at most 8 names, then "and N more". */
+static void print_names(FILE *f, char *const *v, int n)
+{
+    for (int i = 0; i < n && i < 8; i++)
+        fprintf(f, "%s%s", i ? ", " : "", v[i]);
+    if (n > 8)
+        fprintf(f, " and %d more", n - 8);
+}
 
 /* Every figure rd allows, in table order; names after "PREFIX." for a run sub-directory. */
 static int draw_figures(struct plot_ctx *c, const struct run_data *rd, struct sim_err *err)
@@ -67,7 +104,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Immediate sub-directories that are run outputs, sorted (not out_dir itself). */
+/* Immediate sub-directories that are cephsim's runs, sorted (not out_dir itself). */
 static int plot_subdirs(struct plot_ctx *c, const char *dir, const char *out_dir, struct sim_err *err)
 {
     DIR *d = opendir(dir);
@@ -85,22 +122,28 @@ static int plot_subdirs(struct plot_ctx *c, const char *dir, const char *out_dir
         struct stat st;
         bool is_out = have_out && stat(p, &st) == 0 && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino;
         if (!is_out && plot_is_dir(p) && run_data_is_run(p)) {
-            names = sim_xrealloc(names, (size_t)n + 1, sizeof *names);
-            names[n++] = sim_xstrdup(e->d_name);
+            if (is_cephsim_run(p))
+                add_name(&names, &n, e->d_name);
+            else
+                add_name(&c->skipped, &c->n_skipped, e->d_name);
         }
         free(p);
     }
     closedir(d);
     if (n > 1)
         qsort(names, (size_t)n, sizeof *names, cmp_str);
-    for (int i = 0; i < n; i++) {
-        if (rc == 0) {
-            char *p = plot_asprintf("%s/%s", dir, names[i]);
-            rc = plot_one(c, p, names[i], err);
-            free(p);
-        }
-        free(names[i]);
+    if (c->n_skipped > 1)
+        qsort(c->skipped, (size_t)c->n_skipped, sizeof *c->skipped, cmp_str);
+    for (int i = 0; i < n && rc == 0; i++) {
+        char *p = plot_asprintf("%s/%s", dir, names[i]);
+        int before = c->n_figs;
+        rc = plot_one(c, p, names[i], err);
+        if (c->n_figs > before)
+            add_name(&c->runs, &c->n_runs, names[i]);
+        free(p);
     }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
     free(names);
     return rc;
 }
@@ -161,11 +204,14 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
         goto out;
     }
     rc = plot_one(&c, o->dir, NULL, err);
+    int own_figs = c.n_figs;
     if (rc == 0)
         rc = plot_subdirs(&c, o->dir, out_dir, err);
     if (rc == 0 && c.n_figs == 0)
         rc = sim_errf(err, -ENOENT, "%s: nothing to plot: no fio.json or sim.json (a run's output), nor "
-                      "qd1-latency.json, clone-serialisation.json or copyup.json (the studies')", o->dir);
+                      "qd1-latency.json, clone-serialisation.json or copyup.json (the studies')%s%s%s", o->dir,
+                      c.n_skipped ? "; skipped sub-directories with a fio.json but no sim.json (not cephsim runs), e.g. '" : "",
+                      c.n_skipped ? c.skipped[0] : "", c.n_skipped ? "'" : "");
     if (rc == 0 && o->render)
         rc = render(&c, formats, err);
     if (rc == 0)
@@ -183,8 +229,28 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
         for (int i = 0; i < c.n_figs; i++)
             fprintf(o->log, "  %s.%-*s  %s\n", c.figs[i].name, w - (int)strlen(c.figs[i].name) - 1, files,
                     c.figs[i].desc->what);
+        fprintf(o->log, "  plotted: %s", own_figs ? o->dir : "");
+        if (c.n_runs) {
+            fprintf(o->log, "%s%d sub-director%s of %s, %s (", own_figs ? " and " : "", c.n_runs,
+                    c.n_runs == 1 ? "y" : "ies", o->dir, c.n_runs == 1 ? "a cephsim run" : "each a cephsim run");
+            print_names(o->log, c.runs, c.n_runs);
+            fprintf(o->log, ")");
+        }
+        fprintf(o->log, "\n");
+        if (c.n_skipped) {
+            fprintf(o->log, "  skipped %d sub-director%s with a fio.json but no sim.json (not cephsim runs): ",
+                    c.n_skipped, c.n_skipped == 1 ? "y" : "ies");
+            print_names(o->log, c.skipped, c.n_skipped);
+            fprintf(o->log, "\n");
+        }
     }
 out:
+    for (int i = 0; i < c.n_runs; i++)
+        free(c.runs[i]);
+    for (int i = 0; i < c.n_skipped; i++)
+        free(c.skipped[i]);
+    free(c.runs);
+    free(c.skipped);
     files_rm_tree(tmp);
     if (rc < 0 && !existed)
         rmdir(out_dir);

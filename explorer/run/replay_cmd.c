@@ -4,7 +4,9 @@
  */
 #include "replay_cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "replay.h" /* models/ceph/replay.h */
 #include "tracereplay.h"
@@ -30,7 +33,7 @@
 static int write_logs(const char *dir, const struct replay_trace *tr, const struct replay_result *res,
                       struct sim_err *err)
 {
-    char path[1300];
+    char path[1400];
     snprintf(path, sizeof path, "%s/replay_lat.1.log", dir);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -53,6 +56,72 @@ static int write_logs(const char *dir, const struct replay_trace *tr, const stru
     if (fclose(f) != 0)
         return sim_errf(err, -EIO, "%s: write error", path);
     return 0;
+}
+
+/* What a replay writes (write_outputs); replay.json is its marker, as sim.json is a run's. */
+static const char *const replay_dir_entries[] = {
+    "replay.json", "replay.iolog", "replay_lat.[0-9]*.log", "fio.json", "osd.[0-9]*.perf.json",
+    "osd.[0-9]*.historic_ops.json", "osd.[0-9]*.historic_ops_by_duration.json"};
+
+/*
+ * As runner_check_output for a run: dir may be replaced only if it does not
+ * exist or holds nothing but a replay's own files (with its replay.json).
+ */
+static int replay_check_output(const char *dir, struct sim_err *err)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return errno == ENOENT ? 0 : sim_errf(err, -errno, "%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sim_errf(err, -EEXIST, "%s: exists and is not a directory: not replacing it (choose another -o)", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
+    int rc = 0, n = 0;
+    bool marker = false;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        n++;
+        bool ours = false;
+        for (size_t k = 0; k < sizeof replay_dir_entries / sizeof replay_dir_entries[0] && !ours; k++)
+            ours = fnmatch(replay_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
+        if (!ours)
+            rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim replay did not write: not replacing the "
+                          "directory (choose another -o, or remove it yourself)", dir, e->d_name);
+        marker |= !strcmp(e->d_name, "replay.json");
+    }
+    closedir(d);
+    if (rc == 0 && n > 0 && !marker)
+        rc = sim_errf(err, -EEXIST, "%s: not a cephsim replay directory (no replay.json): not replacing it", dir);
+    return rc;
+}
+
+/*
+ * The default output directory, out/replay/NAME: the trace's file name without
+ * its .gz/.json/.log/.iolog/.txt endings; an OSD's dump (osd.N.*), which names
+ * nothing of the run, is prefixed with its directory's name, so the window
+ * dumps of different captures do not all land in out/replay/osd.
+ */
+static void default_output(const char *trace, char *out, size_t n)
+{
+    char tmp[1100], dtmp[1100];
+    snprintf(tmp, sizeof tmp, "%s", trace);
+    snprintf(dtmp, sizeof dtmp, "%s", trace);
+    char name[1100];
+    snprintf(name, sizeof name, "%s", basename(tmp));
+    static const char *const endings[] = {".gz", ".json", ".log", ".iolog", ".txt"};
+    for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
+        size_t l = strlen(name), el = strlen(endings[k]);
+        if (l > el && !strcmp(name + l - el, endings[k]))
+            name[l - el] = '\0';
+    }
+    const char *dir = basename(dirname(dtmp));
+    if (!strncmp(name, "osd.", 4) && strcmp(dir, ".") && strcmp(dir, "/"))
+        snprintf(out, n, "out/replay/%s.%s", dir, name);
+    else
+        snprintf(out, n, "out/replay/%s", name);
 }
 
 static int write_outputs(const char *dir, struct cluster *c, const struct scenario *sc,
@@ -100,7 +169,8 @@ static void usage(FILE *f)
             "      --speed X          open loop: arrivals X times faster (default 1)\n"
             "      --max-s S          give up S simulated seconds after the last arrival (default 60)\n"
             "  -S, --set PATH=VALUE   scenario override (repeatable)\n"
-            "  -o, --output DIR       outputs (default out/replay/<trace name>)\n"
+            "  -o, --output DIR       outputs (default out/replay/<trace name>, an OSD dump's prefixed with\n"
+            "                         its directory); replaces only a directory of cephsim replay's own files\n"
             "  -q, --quiet            no summary\n");
 }
 
@@ -116,7 +186,7 @@ int cmd_replay(int argc, char **argv)
     const char *scen = NULL, *out = NULL;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
     int n_sets = 0, c, rc = 2;
-    bool quiet = false;
+    bool quiet = false, mode_given = false;
     struct replay_opts ro = {.mode = REPLAY_OPEN, .speed = 1, .max_s = 60};
     long depth = 0;
     char *end;
@@ -125,6 +195,7 @@ int cmd_replay(int argc, char **argv)
         switch (c) {
         case 's': scen = optarg; break;
         case 'm':
+            mode_given = true;
             if (!strcmp(optarg, "open"))
                 ro.mode = REPLAY_OPEN;
             else if (!strcmp(optarg, "closed"))
@@ -171,6 +242,16 @@ int cmd_replay(int argc, char **argv)
         goto usage_err;
     }
     struct sim_err err = {0};
+    char outbuf[1200];
+    if (!out) {
+        default_output(argv[optind], outbuf, sizeof outbuf);
+        out = outbuf;
+    }
+    if (replay_check_output(out, &err) < 0) { /* refuse before simulating */
+        fprintf(stderr, "cephsim replay: %s\n", err.msg);
+        free(sets);
+        return 1;
+    }
     struct scenario sc;
     if (scenario_load(&sc, scen, NULL, NULL, sets, n_sets, &err) < 0) {
         fprintf(stderr, "cephsim replay: %s\n", err.msg);
@@ -193,6 +274,24 @@ int cmd_replay(int argc, char **argv)
         rc = 2;
         goto done;
     }
+    /* A trace without timing (a version 2 iolog without 'wait' lines) would arrive all at
+       t = 0 in open loop; fio's read_iolog issues such a log in order at the job's iodepth. */
+    int64_t t_lo = tr.ios[0].t_ns, t_hi = tr.ios[0].t_ns;
+    for (size_t i = 1; i < tr.n; i++) {
+        t_lo = tr.ios[i].t_ns < t_lo ? tr.ios[i].t_ns : t_lo;
+        t_hi = tr.ios[i].t_ns > t_hi ? tr.ios[i].t_ns : t_hi;
+    }
+    if (tr.n > 1 && t_lo == t_hi && ro.mode == REPLAY_OPEN) {
+        if (!mode_given) {
+            ro.mode = REPLAY_CLOSED;
+            fprintf(stderr, "cephsim replay: %s: the trace has no timing (a version 2 iolog without 'wait' lines): "
+                    "replaying it as fio does, in order at iodepth %u (--mode closed; --mode open would issue all "
+                    "%zu I/Os at t = 0)\n", argv[optind], ro.iodepth, tr.n);
+        } else {
+            fprintf(stderr, "cephsim replay: warning: %s has no timing (a version 2 iolog without 'wait' lines): "
+                    "--mode open issues all %zu I/Os at t = 0\n", argv[optind], tr.n);
+        }
+    }
     /* offsets beyond the image wrap around it (a trace from a bigger image) */
     uint64_t img = (uint64_t)llround(sc.image.size_gib * 1073741824.0);
     size_t wrapped = 0;
@@ -211,16 +310,23 @@ int cmd_replay(int argc, char **argv)
     }
     if (r2 < 0)
         fprintf(stderr, "cephsim replay: %s\n", err.msg);
-    char outbuf[1200];
-    if (!out) {
-        char tmp[1100];
-        snprintf(tmp, sizeof tmp, "%s", argv[optind]);
-        char *base = basename(tmp);
-        snprintf(outbuf, sizeof outbuf, "out/replay/%.*s", (int)strcspn(base, "."), base);
-        out = outbuf;
-    }
     const char *mode = ro.mode == REPLAY_OPEN ? "open" : "closed";
-    if (write_outputs(out, cl, &sc, &tr, &res, mode, ro.iodepth, &err) < 0) {
+    /* written beside out, then renamed into place: a failed replay leaves the old outputs */
+    char tmpdir[1240];
+    snprintf(tmpdir, sizeof tmpdir, "%s.tmp.%ld", out, (long)getpid());
+    files_rm_tree(tmpdir);
+    int wr = files_mkdir_parents(tmpdir);
+    if (wr < 0)
+        sim_errf(&err, wr, "%s: cannot create its parent directory: %s", tmpdir, strerror(-wr));
+    else
+        wr = write_outputs(tmpdir, cl, &sc, &tr, &res, mode, ro.iodepth, &err);
+    if (wr == 0 && (wr = replay_check_output(out, &err)) == 0) {
+        files_rm_tree(out);
+        if (rename(tmpdir, out) != 0)
+            wr = sim_errf(&err, -errno, "%s: cannot rename %s into place: %s", out, tmpdir, strerror(errno));
+    }
+    if (wr < 0) {
+        files_rm_tree(tmpdir);
         fprintf(stderr, "cephsim replay: %s\n", err.msg);
         rc = 1;
         goto done;

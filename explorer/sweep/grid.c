@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cbt.h"
 #include "config.h"
 #include "jsonu.h"
 #include "runner.h"
@@ -732,7 +733,98 @@ void grid_free(struct grid *g)
     free(g->points);
     free(g->entry_store);
     cJSON_Delete(g->json);
+    for (int i = 0; i < g->n_notes; i++)
+        free(g->notes[i]);
+    free(g->notes);
     memset(g, 0, sizeof *g);
+}
+
+/* ---- cbt files ------------------------------------------------------------ */
+
+static bool same_in_every_row(const cJSON *rows, const char *key)
+{
+    const cJSON *first = cJSON_GetObjectItemCaseSensitive(rows->child, key);
+    for (const cJSON *r = rows->child; r; r = r->next)
+        if (!cJSON_Compare(first, cJSON_GetObjectItemCaseSensitive(r, key), true))
+            return false;
+    return true;
+}
+
+int grid_load_cbt(struct grid *g, const char *cbt_path, const char *base, struct sim_err *err)
+{
+    struct cbt_plan pl;
+    int rc;
+    memset(g, 0, sizeof *g);
+    snprintf(g->path, sizeof g->path, "%s", cbt_path);
+    const char *b = strrchr(cbt_path, '/') ? strrchr(cbt_path, '/') + 1 : cbt_path;
+    size_t len = strlen(b);
+    if (len > 5 && !strcmp(b + len - 5, ".yaml"))
+        len -= 5;
+    else if (len > 4 && !strcmp(b + len - 4, ".yml"))
+        len -= 4;
+    snprintf(g->name, sizeof g->name, "%.*s", (int)len, b);
+    if (!file_exists(base))
+        return sim_errf(err, -ENOENT, "%s: the base scenario '%s' not found", cbt_path, base);
+    if (strlen(base) >= sizeof g->base)
+        return sim_errf(err, -ENAMETOOLONG, "%s: the base scenario's path is too long", cbt_path);
+    snprintf(g->base, sizeof g->base, "%s", base);
+    if ((rc = cbt_plan_load(cbt_path, &pl, err)) < 0)
+        return rc;
+    const cJSON *rows = pl.rows;
+    int n_rows = cJSON_GetArraySize(rows), n_keys = cJSON_GetArraySize(rows->child);
+    g->sets = sim_xcalloc((size_t)n_keys + 1, sizeof *g->sets);
+    g->axes = sim_xcalloc((size_t)n_keys + 2, sizeof *g->axes);
+    cJSON *set_json = cJSON_CreateObject();
+    for (const cJSON *k = rows->child->child; k; k = k->next) {
+        if (same_in_every_row(rows, k->string)) {
+            g->sets[g->n_sets++] = set_string(k->string, k);
+            cJSON_AddItemToObject(set_json, k->string, cJSON_Duplicate(k, 0));
+            continue;
+        }
+        struct grid_axis *a = &g->axes[g->n_axes++];
+        snprintf(a->name, sizeof a->name, "%s", k->string);
+        a->kind = GRID_AXIS_LIST;
+        a->zip = 0;
+        for (const cJSON *r = rows->child; r; r = r->next) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k->string);
+            char **sets = sim_xcalloc(1, sizeof *sets);
+            sets[0] = set_string(a->name, v);
+            add_entry(a, cJSON_Duplicate(v, 0), sets, 1);
+        }
+    }
+    if (pl.labels) {
+        /* the workload's name: a column of its own, no override (its options are in the other axes) */
+        struct grid_axis *a = &g->axes[g->n_axes++];
+        snprintf(a->name, sizeof a->name, "workload");
+        a->kind = GRID_AXIS_ALTERNATIVES;
+        a->zip = 0;
+        for (const cJSON *l = pl.labels->child; l; l = l->next)
+            add_entry(a, cJSON_CreateString(l->valuestring), sim_xcalloc(1, sizeof(char *)), 0);
+    }
+    g->replications = pl.iterations;
+    g->json = cJSON_CreateObject();
+    cJSON_AddStringToObject(g->json, "cbt", cbt_path);
+    cJSON_AddStringToObject(g->json, "base", base);
+    cJSON_AddItemToObject(g->json, "set", set_json);
+    cJSON_AddItemToObject(g->json, "runs", cJSON_Duplicate(rows, 1));
+    if (pl.labels)
+        cJSON_AddItemToObject(g->json, "workloads", cJSON_Duplicate(pl.labels, 1));
+    cJSON_AddItemToObject(g->json, "yaml", cJSON_Duplicate(pl.yaml, 1));
+    g->n_notes = pl.n_notes;
+    g->notes = pl.notes;
+    pl.notes = NULL;
+    pl.n_notes = 0;
+    cbt_plan_free(&pl);
+    if (n_rows > GRID_MAX_POINTS) {
+        rc = sim_errf(err, -E2BIG, "%s: %d runs (at most %d)", cbt_path, n_rows, GRID_MAX_POINTS);
+        goto fail;
+    }
+    if ((rc = expand(g, g->n_axes ? 1 : 0, err)) < 0)
+        goto fail;
+    return 0;
+fail:
+    grid_free(g);
+    return rc;
 }
 
 /* ---- points -------------------------------------------------------------- */

@@ -72,7 +72,9 @@ struct grid {
     int n_points;
     struct grid_point *points;
     int *entry_store;
-    cJSON *json;              /* the grid file (owned) */
+    cJSON *json;              /* the grid file (owned); for a cbt file, the plan it became */
+    int n_notes;
+    char **notes;             /* what a cbt file's keys became or why they are ignored */
 };
 
 /* A point's resolved scenario: what its id is computed from. */
@@ -90,6 +92,15 @@ struct grid_resolved {
  */
 int grid_load(struct grid *g, const char *path, const char *json_text, struct sim_err *err);
 void grid_free(struct grid *g);
+
+/*
+ * A cbt benchmark YAML (explorer/io/cbt.h) as a grid on the scenario base:
+ * the overrides common to every run of cbt's become "set", the scenario paths
+ * that vary become axes zipped together (one point per run of cbt's, in cbt's
+ * order), a workloads block adds the axis "workload" (the workload's name);
+ * cluster.iterations becomes replications.  g->notes lists what was ignored.
+ */
+int grid_load_cbt(struct grid *g, const char *cbt_path, const char *base, struct sim_err *err);
 
 /*
  * Load the base scenario with each distinct value of each axis (plus "set"):

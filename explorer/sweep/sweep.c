@@ -72,9 +72,12 @@ static void sweep_usage(FILE *f)
 {
     fprintf(f,
             "usage: cephsim sweep GRID --db FILE [options]\n"
+            "       cephsim sweep SCENARIO --cbt CBT.yaml --db FILE [options]\n"
             "  run every point x replication of the grid GRID (JSON, see explorer/README.md),\n"
             "  recording results in the SQLite database FILE; rerun the same command to resume\n"
             "\n"
+            "      --cbt CBT.yaml       cbt's benchmark file (its benchmarks: librbdfio: runs) as the grid,\n"
+            "                           on SCENARIO; says what it ignores and why\n"
             "  -d, --db FILE            result database (created if missing)\n"
             "  -j, --jobs N             worker processes (default: the number of cores)\n"
             "  -s, --shard K/N          run only the K-th of N deterministic slices (K = 1..N);\n"
@@ -96,6 +99,7 @@ int sweep_parse_args(int argc, char **argv, struct sweep_opts *o)
         {"dry-run", no_argument, NULL, 'n'},       {"no-progress", no_argument, NULL, 'q'},
         {"quiet", no_argument, NULL, 'Q'},         {"batch", required_argument, NULL, 'b'},
         {"commit-interval", required_argument, NULL, 'C'}, {"help", no_argument, NULL, 'h'},
+        {"cbt", required_argument, NULL, 'Y'},
         {0}};
     memset(o, 0, sizeof *o);
     o->progress = isatty(STDERR_FILENO);
@@ -123,6 +127,7 @@ int sweep_parse_args(int argc, char **argv, struct sweep_opts *o)
             }
             break;
         case 'M': o->mpi = true; break;
+        case 'Y': o->cbt_path = optarg; break;
         case 'n': o->dry_run = true; break;
         case 'q': o->progress = false; break;
         case 'Q': o->progress = false; o->quiet = true; break;
@@ -146,7 +151,7 @@ int sweep_parse_args(int argc, char **argv, struct sweep_opts *o)
     }
     if (optind + 1 != argc || !o->db_path) {
         fprintf(stderr, "cephsim sweep: %s (try 'cephsim sweep --help')\n",
-                optind + 1 > argc ? "give a grid file" : optind + 1 < argc ? "one grid at a time" : "--db FILE is required");
+                optind + 1 > argc ? (o->cbt_path ? "give the scenario the cbt file runs on" : "give a grid file") : optind + 1 < argc ? "one grid at a time" : "--db FILE is required");
         return 2;
     }
     o->grid_path = argv[optind];
@@ -325,10 +330,13 @@ int sweep_prepare(const struct sweep_opts *o, struct sweep **out, struct sim_err
     int rc;
     sw->o = *o;
     *out = NULL;
-    if ((rc = grid_load(&sw->g, o->grid_path, NULL, err)) < 0) {
+    rc = o->cbt_path ? grid_load_cbt(&sw->g, o->cbt_path, o->grid_path, err) : grid_load(&sw->g, o->grid_path, NULL, err);
+    if (rc < 0) {
         free(sw);
         return rc;
     }
+    for (int i = 0; i < sw->g.n_notes && !o->quiet; i++)
+        fprintf(stderr, "cephsim sweep: %s: %s\n", o->cbt_path, sw->g.notes[i]);
     for (int i = 0; i < sw->g.n_axes; i++)
         if (db_reserved_name(sw->g.axes[i].name)) {
             rc = sim_errf(err, -EINVAL, "%s: axes.%s: the name of a database column; rename the axis", o->grid_path,

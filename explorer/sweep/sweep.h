@@ -21,7 +21,8 @@
 #include "err.h"
 
 struct sweep_opts {
-    const char *grid_path;
+    const char *grid_path;  /* with cbt_path: the base scenario */
+    const char *cbt_path;   /* --cbt FILE.yaml: cbt's benchmark file as the grid */
     const char *db_path;
     int jobs;          /* fork workers; 0: the number of online cores */
     int shard_k;       /* 1..shard_n */

@@ -1,0 +1,203 @@
+/*
+ * test_cbt.c - cbt benchmark YAMLs as runs: the expansion cbt itself makes
+ * (benchmarkfactory.all_configs, LibrbdFio.run_workloads) and each run's fio
+ * command (LibrbdFio.mkfiocmd) as scenario overrides, on cbt's own example
+ * files (tests/data/cbt/, from ceph/cbt); what is refused and what is noted.
+ *
+ * The expected counts and values are worked out by hand from cbt's code:
+ * runtests.bluestore_example.yaml has list keys mode (6), op_size (11),
+ * procs_per_volume [1], volumes_per_client [2], iodepth [32], osd_ra [4096]
+ * -> 66 runs, mode slowest; 4 clients x 2 volumes x 1 proc x numjobs 1 =
+ * 8 fio jobs, all on image img01 (use_existing_volumes + rbdname).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbt.h"
+#include "yaml.h"
+
+static double num(const cJSON *row, const char *path)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, path);
+    if (!cJSON_IsNumber(v))
+        fail_msg("%s: not a number in the row", path);
+    return v->valuedouble;
+}
+
+static const char *str(const cJSON *row, const char *path)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, path);
+    if (!cJSON_IsString(v))
+        fail_msg("%s: not a string in the row", path);
+    return v->valuestring;
+}
+
+static bool has_note(const struct cbt_plan *pl, const char *part)
+{
+    for (int i = 0; i < pl->n_notes; i++)
+        if (strstr(pl->notes[i], part))
+            return true;
+    return false;
+}
+
+static void plan_text(const char *text, struct cbt_plan *pl, int expect_rc, const char *expect_msg)
+{
+    struct sim_err err = {0};
+    cJSON *y = yaml_parse(text, strlen(text), "c.yaml", &err);
+    if (!y)
+        fail_msg("yaml: %s", err.msg);
+    int rc = cbt_plan_from_yaml(y, "c.yaml", pl, &err);
+    if (expect_rc == 0 && rc < 0)
+        fail_msg("cbt: %s", err.msg);
+    if (expect_rc != 0) {
+        assert_true(rc < 0);
+        if (!strstr(err.msg, expect_msg))
+            fail_msg("expected '%s' in: %s", expect_msg, err.msg);
+        assert_null(strchr(err.msg, '\n'));
+    }
+}
+
+static void bluestore_example(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    struct sim_err err = {0};
+    if (cbt_plan_load("tests/data/cbt/runtests.bluestore_example.yaml", &pl, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(cJSON_GetArraySize(pl.rows), 66);
+    assert_null(pl.labels);
+    assert_int_equal(pl.iterations, 1);
+    static const char *const modes[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+    static const double sizes[] = {4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096};
+    for (int i = 0; i < 66; i++) {
+        const cJSON *r = cJSON_GetArrayItem(pl.rows, i);
+        assert_string_equal(str(r, "fio.rw"), modes[i / 11]);
+        assert_true(num(r, "fio.bs") == sizes[i % 11]);
+        assert_true(num(r, "fio.iodepth") == 32);
+        assert_true(num(r, "fio.numjobs") == 8);                /* 4 clients x 2 volumes x 1 proc x 1 job */
+        assert_true(num(r, "clients.volumes_per_client") == 0); /* one image: rbdname img01 */
+        assert_true(num(r, "pool.pg_num") == 8192);
+        assert_true(num(r, "pool.size") == 3);
+        assert_true(num(r, "cluster.hosts") == 4);
+        assert_true(num(r, "cluster.osds_per_host") == 4);
+        assert_true(num(r, "cluster.client_hosts") == 4);
+        assert_true(num(r, "fio.runtime") == 300);
+        assert_true(num(r, "image.size_gib") == 32);
+        assert_true(num(r, "image.order") == 22);
+        /* mkfiocmd passes rwmixread for randrw only (not for 'rw'): fio's default 50 otherwise */
+        assert_true(num(r, "fio.rwmixread") == 50);
+    }
+    assert_true(has_note(&pl, "benchmarks.librbdfio.osd_ra: ignored: read-ahead"));
+    assert_true(has_note(&pl, "cluster.fs, cluster.mkfs_opts, cluster.mount_opts: ignored"));
+    assert_true(has_note(&pl, "volumes per client are one image"));
+    assert_true(has_note(&pl, "clients are also OSD hosts"));
+    cbt_plan_free(&pl);
+}
+
+static void workloads_expand_as_run_workloads(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    struct sim_err err = {0};
+    if (cbt_plan_load("tests/data/cbt/rbd_fio_test.yml", &pl, &err) < 0)
+        fail_msg("%s", err.msg);
+    /* 9 top-level permutations (iodepth x numjobs) each run the 3 workloads with their own
+       numjobs and iodepth: 27 fio commands, 3 distinct */
+    assert_int_equal(cJSON_GetArraySize(pl.rows), 3);
+    assert_int_equal(cJSON_GetArraySize(pl.labels), 3);
+    static const char *const names[] = {"precondition", "test1", "test2"};
+    static const char *const modes[] = {"randwrite", "randread", "randwrite"};
+    static const double depths[] = {4, 1, 1};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *r = cJSON_GetArrayItem(pl.rows, i);
+        assert_string_equal(cJSON_GetArrayItem(pl.labels, i)->valuestring, names[i]);
+        assert_string_equal(str(r, "fio.rw"), modes[i]);
+        assert_true(num(r, "fio.iodepth") == depths[i]);
+        assert_true(num(r, "fio.numjobs") == 1);
+        assert_true(num(r, "fio.bs") == 4096);
+        assert_true(num(r, "pool.pg_num") == 256);
+        assert_true(num(r, "cluster.osds_per_host") == 1);
+        assert_true(num(r, "cluster.client_hosts") == 0); /* the one client is the OSD host */
+        assert_true(num(r, "fio.ramp_time") == 30);
+        assert_true(num(r, "image.size_gib") == 1);
+        assert_true(num(r, "clients.volumes_per_client") == 1);
+    }
+    assert_true(has_note(&pl, "workloads.precondition.monitor: ignored"));
+    assert_true(has_note(&pl, "benchmarks.librbdfio.procs_per_client, benchmarks.librbdfio.fio_cpu_set: ignored: "
+                              "not read by cbt's librbdfio"));
+    assert_true(has_note(&pl, "give the same fio command"));
+    cbt_plan_free(&pl);
+}
+
+static void mkfiocmd_details(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    /* cbt's defaults (LibrbdFio.__init__): write, 4 MiB, iodepth 16, 64 GiB volumes */
+    plan_text("benchmarks:\n  librbdfio: {}\n", &pl, 0, NULL);
+    const cJSON *r = pl.rows->child;
+    assert_string_equal(str(r, "fio.rw"), "write");
+    assert_true(num(r, "fio.bs") == 4194304 && num(r, "fio.iodepth") == 16 && num(r, "image.size_gib") == 64);
+    assert_true(num(r, "clients.volumes_per_client") == 1);
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "fio.runtime"));
+    cbt_plan_free(&pl);
+    /* rwmixread reaches fio for randrw; total_iodepth is split over the volumes; procs multiply jobs */
+    plan_text("cluster:\n  clients: [c1, c2]\n  osds: [o1, o2, o3]\n"
+              "benchmarks:\n  librbdfio:\n    mode: [randrw, randwrite]\n    rwmixread: 70\n"
+              "    total_iodepth: [8, 32]\n    volumes_per_client: 4\n    procs_per_volume: 2\n    numjobs: 3\n",
+              &pl, 0, NULL);
+    assert_int_equal(cJSON_GetArraySize(pl.rows), 4);
+    r = cJSON_GetArrayItem(pl.rows, 0);
+    assert_true(num(r, "fio.rwmixread") == 70 && num(r, "fio.iodepth") == 2);
+    assert_true(num(r, "fio.numjobs") == 3 * 2 * 4 * 2 && num(r, "cluster.client_hosts") == 2);
+    assert_true(num(r, "cluster.hosts") == 3);
+    r = cJSON_GetArrayItem(pl.rows, 1);
+    assert_true(num(r, "fio.iodepth") == 8);
+    r = cJSON_GetArrayItem(pl.rows, 2);
+    assert_string_equal(str(r, "fio.rw"), "randwrite");
+    assert_true(num(r, "fio.rwmixread") == 50);
+    cbt_plan_free(&pl);
+    /* fewer total_iodepth than volumes: cbt reduces the volumes */
+    plan_text("benchmarks:\n  librbdfio:\n    total_iodepth: 2\n    volumes_per_client: 4\n", &pl, 0, NULL);
+    assert_true(num(pl.rows->child, "clients.volumes_per_client") == 2 && num(pl.rows->child, "fio.iodepth") == 1);
+    assert_true(has_note(&pl, "cbt reduces volumes_per_client from 4 to 2"));
+    cbt_plan_free(&pl);
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    plan_text("cluster: {}\n", &pl, -1, "c.yaml: benchmarks: missing");
+    plan_text("benchmarks:\n  radosbench: {op_size: 4096}\n", &pl, -1, "benchmarks.librbdfio: missing");
+    plan_text("cluster:\n  pool_profiles:\n    rbd: {pg_size: 64, replication: erasure}\n"
+              "benchmarks:\n  librbdfio: {pool_profile: rbd}\n", &pl, -1,
+              "cluster.pool_profiles.rbd.replication: erasure-coded pools are not modelled");
+    plan_text("cluster:\n  recovery_test: {osds: [1]}\nbenchmarks:\n  librbdfio: {}\n", &pl, -1,
+              "cluster.recovery_test: OSD failures and recovery are not simulated");
+    plan_text("benchmarks:\n  librbdfio: {end_fsync: 1}\n", &pl, -1, "end_fsync: fio's end_fsync is not modelled");
+    plan_text("benchmarks:\n  librbdfio: {op_size: 4k}\n", &pl, -1, "benchmarks.librbdfio.op_size: expected an integer");
+    plan_text("benchmarks:\n  librbdfio: {total_iodepth: 10, volumes_per_client: 4}\n", &pl, -1,
+              "total_iodepth: 10 over 4 volumes gives the volumes unequal iodepths");
+    plan_text("benchmarks:\n  librbdfio: {iodepth: []}\n", &pl, -1, "benchmarks.librbdfio.iodepth: an empty list");
+    plan_text("benchmarks:\n  librbdfio: {data_pool_profile: ec}\n", &pl, -1, "data_pool_profile: a separate");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bluestore_example),
+        cmocka_unit_test(workloads_expand_as_run_workloads),
+        cmocka_unit_test(mkfiocmd_details),
+        cmocka_unit_test(refusals),
+    };
+    return cmocka_run_group_tests_name("cbt", tests, NULL, NULL);
+}
