@@ -135,6 +135,11 @@ static const struct base bases[] = {
     {"sized", "scenarios/qd1-latency.json", {SHORT, "fio.time_based=0", "fio.io_size=64k"}},
     /* two writers of one image: the exclusive lock moves between them */
     {"two-writers", "scenarios/qd1-latency.json", {SHORT, "fio.numjobs=2"}},
+    /* the kernel client: libaio on a mapped /dev/rbd0; deep: more I/Os than blk-mq tags */
+    {"krbd", "scenarios/qd1-latency.json",
+     {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1"}},
+    {"krbd-deep", "scenarios/qd1-latency.json",
+     {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1", "fio.iodepth=256"}},
 };
 #define N_BASES (int)(sizeof bases / sizeof bases[0])
 
@@ -193,6 +198,11 @@ static const struct {
     {"cluster.client_hosts", {"qd1", "lab"}},
     /* the exclusive lock and the images act with several clients */
     {"image.exclusive_lock", {"two-writers", "clone"}},
+    /* the kernel client's own costs and its blk-mq tag limit */
+    {"cost.krbd_dispatch_us", {"krbd"}},
+    {"cost.krbd_osdc_submit_us", {"krbd"}},
+    {"cost.krbd_complete_us", {"krbd"}},
+    {"ceph.krbd_queue_depth", {"krbd-deep"}},
     {"clients.volumes_per_client", {"two-writers"}},
     {"image.count", {"two-writers"}},
     {"ceph.client_notify_timeout", {"two-writers"}},

@@ -79,9 +79,18 @@ static int cmd_list_params(int argc, char **argv)
     bool md = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m", opts, NULL)) != -1) {
+    static const struct option all[] = {{"markdown", no_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {0}};
+    (void)opts;
+    while ((c = getopt_long(argc, argv, "mh", all, NULL)) != -1) {
+        if (c == 'h') {
+            printf("usage: cephsim list-params [--markdown]\n"
+                   "  every scenario parameter (section.key) with unit, default and source, then the fio\n"
+                   "  options cephsim models with fio's own meaning (fio --cmdhelp) and those it accepts\n"
+                   "  with no effect; --markdown writes the document scenarios/SCHEMA.md holds\n");
+            return 0;
+        }
         if (c != 'm') {
-            usage(stderr);
+            fprintf(stderr, "cephsim list-params: unknown option (usage: cephsim list-params [--markdown])\n");
             return 2;
         }
         md = true;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "crushdump.h"
+#include "fioopts.h"
 #include "files.h"
 #include "jsonu.h"
 #include "paramjson.h"
@@ -536,19 +537,42 @@ static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file
     return 0;
 }
 
-/* cephsim simulates fio's rbd engine (librbd); a job of any other engine would
-   run silently as librbd and mislead.  Checked once every fio override is in. */
+/* cephsim simulates fio's rbd engine (librbd) and a block engine on a mapped
+   /dev/rbdN (the kernel client, krbd.c); a job of any other engine would run
+   silently as librbd and mislead.  Checked once every fio override is in. */
 static int check_engines(const struct scenario *sc, const char *file, struct sim_err *err)
 {
     for (int i = 0; i < sc->jobs.n_jobs; i++) {
-        const char *eng = sc->jobs.jobs[i].ioengine;
+        const struct workload_job *j = &sc->jobs.jobs[i];
+        const char *eng = j->ioengine;
         if (!strcmp(eng, "rbd"))
             continue;
-        bool kernel = !strcmp(eng, "libaio") || !strcmp(eng, "io_uring") || !strcmp(eng, "psync") ||
-                      !strcmp(eng, "sync") || !strcmp(eng, "posixaio");
-        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not modelled: cephsim simulates fio's rbd engine "
-                        "(ioengine=rbd, librbd)%s", file, sc->jobs.jobs[i].name, eng,
-                        kernel ? "; a kernel-mapped /dev/rbdN needs the kernel client (krbd), not modelled yet" : "");
+        if (j->kernel_client) {
+            /* the page cache in front of the device is not modelled */
+            if (!j->direct)
+                return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s on %s without direct=1 goes through the "
+                                "page cache, which cephsim does not model (set direct=1)", file, j->name, eng,
+                                j->filename);
+            continue;
+        }
+        const char *help = NULL;
+        bool known = false, newer = false;
+        for (int k = 0; k < fio_engineinfo_count; k++)
+            if (!strcmp(eng, fio_engineinfo_table[k].name)) {
+                known = true;
+                help = fio_engineinfo_table[k].help;
+            }
+        for (int k = 0; k < fio_newer_engines_count; k++)
+            newer = newer || !strcmp(eng, fio_newer_engines[k]);
+        if (!known)
+            return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not an engine of %s%s", file, j->name, eng,
+                            fio_vocabulary_release, newer ? " (a later fio added it)" : "");
+        bool block = fiojob_block_engine(eng);
+        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s%s%s%s is not modelled: cephsim simulates fio's rbd "
+                        "engine (ioengine=rbd, librbd)%s", file, j->name, eng, help ? " (" : "", help ? help : "",
+                        help ? ")" : "",
+                        block ? " and block engines on a kernel-mapped RBD device (filename=/dev/rbdN: the kernel "
+                                "client, krbd)" : "");
     }
     return 0;
 }
@@ -960,7 +984,5 @@ void scenario_print_params(FILE *f, bool markdown)
         fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery field of the hardware profiles below can be "
                    "overridden in a scenario's `hw` object or with `--set hw.nvme.write_latency_us=30`.\n");
     hwprofile_print_params(f, markdown);
-    if (markdown)
-        fprintf(f, "\n### `fio.<option>`\n\nAny fio option (see `explorer/io/fiojob.h`), applied to every job: "
-                   "`fio.rw`, `fio.bs`, `fio.iodepth`, `fio.numjobs`...\n");
+    fiojob_print_options(f, markdown);
 }

@@ -394,9 +394,31 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 goto fail;
             }
             struct client *cl = &c->clients[slot];
-            librbd_client_ops.init(cl, c, slot, host); /* fio ioengine=rbd; init sets cl->ops */
-            cl->ictx.img = img;
-            img->n_watchers++;
+            if (job->kernel_client && img->parent) {
+                free(dealt);
+                sim_errf(err, -EINVAL, "job '%s': the kernel client (krbd) on a clone image is not modelled "
+                         "(rbd_obj_copyup)", job->name);
+                goto fail;
+            }
+            /* fio ioengine=rbd: librbd; a block engine on /dev/rbdN: the kernel
+               client, one mapping per device and host that every job on it shares */
+            struct client *mapping = NULL;
+            for (uint32_t m = 0; job->kernel_client && m < slot && !mapping; m++) {
+                const struct client *o = &c->clients[m];
+                if (o->ops == &krbd_client_ops && o->mapping == o && o->host == host &&
+                    !strcmp(o->workers[0].job->filename, job->filename))
+                    mapping = &c->clients[m];
+            }
+            if (mapping) {
+                krbd_client_join(cl, mapping);
+                img = mapping->ictx.img; /* the device's image, whatever was dealt */
+                cl->ictx.img = img;
+            } else {
+                const struct client_ops *ops = job->kernel_client ? &krbd_client_ops : &librbd_client_ops;
+                ops->init(cl, c, slot, host); /* init sets cl->ops */
+                cl->ictx.img = img;
+                img->n_watchers++;
+            }
             cl->n_workers = 1;
             cl->workers = sim_xcalloc(1, sizeof *cl->workers);
             struct fio_worker *w = &cl->workers[0];
@@ -408,8 +430,12 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             uint64_t off = job->offset_pct > 0 ? (uint64_t)(job->offset_pct / 100.0 * img_size) : job->offset;
             uint64_t len = job->size ? job->size
                            : job->size_pct > 0 ? (uint64_t)(job->size_pct / 100.0 * img_size) : img_size;
-            if (off >= img_size)
-                off = 0;
+            if (off >= img_size) {
+                free(dealt);
+                sim_errf(err, -EINVAL, "job '%s': offset=%" PRIu64 " is at or beyond the end of the image "
+                         "(%" PRIu64 " bytes)", job->name, off, img_size);
+                goto fail;
+            }
             if (off + len > img_size)
                 len = img_size - off;
             w->region_off = off;
@@ -438,7 +464,22 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     for (uint32_t i = 0; i < c->n_clients; i++) {
         struct client *cl = &c->clients[i];
         struct image *img = cl->ictx.img;
+        if (cl->ops == &krbd_client_ops && cl->mapping != cl)
+            continue; /* a further job on a mapping: the mapping watches and locks */
         bool owner = job_writes(cl->workers[0].job) && !img->header.cls_lock_owner;
+        if (cl->ops == &krbd_client_ops && job_writes(cl->workers[0].job) && !owner) {
+            sim_errf(err, -EINVAL, "job '%s': a kernel client (krbd) writing an image another client writes is "
+                     "not modelled (rbd_try_acquire_lock handover)", cl->workers[0].job->name);
+            goto fail;
+        }
+        if (cl->ops != &krbd_client_ops && job_writes(cl->workers[0].job) && img->header.cls_lock_owner) {
+            for (uint32_t k = 0; k < img->n_watchers; k++)
+                if (img->watchers[k]->ops == &krbd_client_ops && job_writes(img->watchers[k]->workers[0].job)) {
+                    sim_errf(err, -EINVAL, "job '%s': writes an image a kernel client (krbd) writes: the lock "
+                             "handover is not modelled", cl->workers[0].job->name);
+                    goto fail;
+                }
+        }
         img->watchers[img->n_watchers++] = cl;
         exclusive_lock_init(cl, owner);
     }
@@ -446,6 +487,11 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 fail:
     cluster_destroy(c);
     return NULL;
+}
+
+const char *cluster_client_kind(const struct cluster *c, uint32_t i)
+{
+    return i < c->n_clients ? c->clients[i].ops->name : NULL;
 }
 
 /* An op still in flight when the run ends owns its overflow events. */

@@ -161,6 +161,8 @@ uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const s
                                   uint64_t *running_ns, uint32_t max);
 struct objecter_perf;
 const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i);
+/* The client kind job clone i runs on: "librbd" or "krbd" (client_ops.name). */
+const char *cluster_client_kind(const struct cluster *c, uint32_t i);
 const struct job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);

@@ -60,6 +60,7 @@ struct ceph_options {
     int64_t objecter_inflight_ops;
     int64_t objecter_inflight_op_bytes;
     int64_t rbd_simple_scheduler_min_samples; /* LatencyStats window before holding (10) */
+    int64_t krbd_queue_depth;         /* rbd map -o queue_depth: blk-mq tags per mapped image (128) */
     double client_notify_timeout;     /* s: RequestLock retry after the owner acked (10) */
     /* version-dependent behaviour */
     char release[PARAM_STR_MAX];      /* e.g. 16.2.14, 18.2.4, crimson */
@@ -73,6 +74,8 @@ struct stage_costs {
     double librbd_dispatch_us, librbd_complete_us;
     double objecter_submit_us, objecter_complete_us;
     double copyup_client_us;
+    /* the kernel client (krbd.c), per I/O / per object */
+    double krbd_dispatch_us, krbd_osdc_submit_us, krbd_complete_us;
     /* messenger, per message (plus crc per KiB) */
     double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib;
     /* OSD primary */

@@ -83,9 +83,13 @@ static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct fio_worker *w = io->w;
     struct client *cl = w->cl;
     io->t_submitted = sim_now(s);
-    /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
-    struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
-    cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
+    if (cl->ops->submit_io) {
+        cl->ops->submit_io(cl, io); /* another client kind (krbd.c) */
+    } else {
+        /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
+        struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
+        cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
+    }
     fio_issue_item(s, th, w, 0);
 }
 
@@ -324,6 +328,11 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
         io->w->completions_queued++;
         cpu_pool_submit(&io->w->thread, CPU_PRIO_NORMAL, fio_complete_item, io, 0);
     }
+}
+
+void client_io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop)
+{
+    io_part_done(cl, io, rop);
 }
 
 /* ---- librbd ---- */
@@ -924,7 +933,7 @@ static void worker_start(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 
-static void librbd_start(struct client *cl)
+void client_start_workers(struct client *cl)
 {
     for (uint32_t i = 0; i < cl->n_workers; i++) {
         struct fio_worker *w = &cl->workers[i];
@@ -936,7 +945,7 @@ const struct client_ops librbd_client_ops = {
     .name = "librbd",
     .init = librbd_init,
     .fini = librbd_fini,
-    .start = librbd_start,
+    .start = client_start_workers,
     .reply_delivered = librbd_reply_delivered,
     .watch_notify_delivered = librbd_watch_notify_delivered,
     .notify_complete_delivered = librbd_notify_complete_delivered,
