@@ -76,7 +76,6 @@ struct scenario {
     struct scenario_sim sim;
     struct ceph_options ceph;
     struct stage_costs cost;
-    bool op_queue_set;      /* ceph.osd_op_queue given explicitly */
     struct release_traits rel;
     struct hw_cpu cpu;
     struct hw_nvme nvme;
