@@ -117,8 +117,9 @@ static void perf_class_add(struct perf_op_class *pc, const struct osd_op *op, si
                            bool in, bool out)
 {
     pc->count++;
+    /* log_op_stats: inb = the request's data (a copy-up's parent data included) */
     if (in)
-        pc->in_bytes += op->rop->len;
+        pc->in_bytes += op->bytes;
     if (out)
         pc->out_bytes += op->rop->len;
     lat_sum_add(&pc->latency, now - op->t_recv);
