@@ -69,13 +69,13 @@ static void check_lab(const struct lab_band *b)
 
 static void test_lab_shared(void **state)
 {
-    const struct lab_band b = {"scenarios/lab.json", "../shared/data/lab", 0.25, 0.20, 1.10, 7};
+    const struct lab_band b = {"scenarios/lab.json", "../shared/data/lab", 0.33, 0.21, 1.40, 7};
     check_lab(&b);
 }
 
 static void test_lab2(void **state)
 {
-    const struct lab_band b = {"scenarios/lab2.json", "tests/data/lab2/captures", 0.40, 0.32, 1.40, 23};
+    const struct lab_band b = {"scenarios/lab2.json", "tests/data/lab2/captures", 0.30, 0.26, 1.25, 23};
     check_lab(&b);
 }
 
