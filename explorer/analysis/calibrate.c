@@ -980,7 +980,8 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         runs[n_runs++] = sim_xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(runs, n_runs, sizeof *runs, cmp_str);
+    if (n_runs)
+        qsort(runs, n_runs, sizeof *runs, cmp_str);
     struct calibrate_group *g = sim_xcalloc(n_runs ? n_runs : 1, sizeof *g);
     int ng = 0, rc = 0;
     struct fit_ctx f = {.o = o, .err = err};
