@@ -277,7 +277,7 @@ static void unknown_names_list_alternatives(void **state)
     assert_int_equal(hwprofile_load_nvme("pm938", DIR_, &d, &err), -ENOENT);
     assert_one_line(err.msg);
     assert_has(err.msg, "unknown nvme profile 'pm938' (did you mean 'pm983'?)");
-    assert_has(err.msg, "available in hw-profiles/nvme: lab-calibrated, lab-virtio, pm983, pm9a3");
+    assert_has(err.msg, "available in hw-profiles/nvme: lab-calibrated, lab-virtio, lab2-calibrated, pm983, pm9a3");
 
     struct hw_nic nic;
     assert_true(hwprofile_load_nic("40gbe", DIR_, &nic, &err) < 0);

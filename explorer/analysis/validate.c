@@ -607,7 +607,33 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
             }
         if (sched && n < max)
             snprintf(sets[n++], VALIDATE_SET_LEN, "ceph.rbd_io_scheduler=%s", sched);
+        /* several images (the kit's "label=kind@img1,img2"): one fio job per image */
+        const cJSON *images = cJSON_GetObjectItemCaseSensitive(meta, "images");
+        int n_images = cJSON_IsArray(images) ? cJSON_GetArraySize(images) : 0;
+        if (n_images > 1 && n + 1 < max) {
+            snprintf(sets[n++], VALIDATE_SET_LEN, "clients.volumes_per_client=%d", n_images);
+            snprintf(sets[n++], VALIDATE_SET_LEN, "fio.numjobs=%d", n_images);
+        }
         cJSON_Delete(meta);
+        /* the image's features (`rbd info --format json`): exclusive-lock and object-map off
+           when the capture's image had them disabled */
+        cJSON *info = load_optional(dir, "rbd_info.json");
+        const cJSON *feat = cJSON_GetObjectItemCaseSensitive(info, "features");
+        if (cJSON_IsArray(feat)) {
+            bool lock = false, map = false;
+            const cJSON *f;
+            cJSON_ArrayForEach(f, feat) {
+                if (cJSON_IsString(f)) {
+                    lock |= !strcmp(f->valuestring, "exclusive-lock");
+                    map |= !strcmp(f->valuestring, "object-map");
+                }
+            }
+            if (!lock && n < max)
+                snprintf(sets[n++], VALIDATE_SET_LEN, "image.exclusive_lock=false");
+            if (!map && n < max)
+                snprintf(sets[n++], VALIDATE_SET_LEN, "image.object_map=false");
+        }
+        cJSON_Delete(info);
         return n;
     }
     cJSON *simj = load_optional(dir, "sim.json");

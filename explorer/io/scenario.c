@@ -74,6 +74,10 @@ const struct param_def scenario_image_params[] = {
      "copy-up guard of clone writes: default = assert_exists for a clone, none otherwise"},
     {"copied_up", PARAM_DOUBLE, IM(copied_up), 0, 1, 1, NULL, NULL, "fraction",
      "clone objects already copied up at the start (0 = freshly cloned)"},
+    {"parent_written", PARAM_DOUBLE, IM(parent_written), 0, 1, 1, NULL, NULL, "fraction",
+     "clone: share of each parent object that holds data, from its start (1 = a parent filled before the snapshot, "
+     "as the lab kit does; 0 = never written): what the copy-up reads and sends (CopyupRequest::read_from_parent, "
+     "prepare_copyup_data)"},
     {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 1048576, 10, NULL, NULL, "GiB",
      "image size (object state is created on first touch: any size sets up at once)"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
@@ -197,8 +201,6 @@ static int set_param(struct scenario *sc, const struct section *sec, const char 
         free(names);
         return rc;
     }
-    if (!strcmp(path, "ceph.osd_op_queue"))
-        sc->op_queue_set = true;
     char origin[300];
     snprintf(origin, sizeof origin, "--set %s", set);
     return param_set_text(d, (char *)sc + sec->offset, value, origin, path, err);
@@ -222,8 +224,6 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
         if ((rc = paramjson_bind(sections[i].defs, (char *)sc + sections[i].offset, j, sections[i].extra_keys,
                                   file, sections[i].name, err)) < 0)
             return rc;
-        if (!strcmp(sections[i].name, "ceph") && cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue"))
-            sc->op_queue_set = true;
     }
     return 0;
 }
@@ -231,6 +231,23 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
 static int value_error(const struct scenario *sc, int rc, const char *path, const char *const *sets, int n_sets,
                        const char *msg, struct sim_err *err);
 static const char *set_origin(const char *path, const char *const *sets, int n_sets);
+
+/* ceph.release's option defaults (release_table.c) on every ceph.<option>
+   that neither the file nor a --set gives: the user's value wins. */
+static int apply_release_defaults(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
+{
+    const cJSON *ceph = cJSON_GetObjectItemCaseSensitive(sc->json, "ceph");
+    int n = param_count(ceph_option_params);
+    bool *given = sim_xcalloc((size_t)n, sizeof *given);
+    for (int i = 0; i < n; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "ceph.%s", ceph_option_params[i].name);
+        given[i] = cJSON_GetObjectItemCaseSensitive(ceph, ceph_option_params[i].name) || set_origin(path, sets, n_sets);
+    }
+    int rc = ceph_options_apply_release(&sc->ceph, &sc->rel, given, err);
+    free(given);
+    return rc;
+}
 static int profiles_dir(const struct scenario *sc, char *dir, size_t n, struct sim_err *err);
 static const char *profile_ref(const struct scenario *sc, const char *key, const char *ref, const char *const *sets,
                                int n_sets, char *buf, size_t n);
@@ -683,7 +700,10 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         rc = set ? sim_errf(err, rc, "--set %s: %s", set, e2.msg) : sim_errf(err, rc, "%s: %s", file, e2.msg);
         goto fail;
     }
-    ceph_options_apply_release(&sc->ceph, &sc->rel, sc->op_queue_set);
+    if ((rc = apply_release_defaults(sc, sets, n_sets, &e2)) < 0) {
+        rc = sim_errf(err, rc, "%s: %s", file, e2.msg);
+        goto fail;
+    }
     if (sc->image.object_map && !sc->image.exclusive_lock) {
         /* rbd feature disable exclusive-lock needs object-map off: given, it is an error */
         const cJSON *im = cJSON_GetObjectItemCaseSensitive(sc->json, "image");
@@ -908,6 +928,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     im->guard = sc->image.guard ? sc->image.guard - 1
                 : sc->image.kind == IMAGE_CLONE ? GUARD_ASSERT_EXISTS : GUARD_NONE;
     im->copied_up = sc->image.copied_up;
+    im->parent_written = sc->image.parent_written;
     im->size_bytes = (uint64_t)llround(sc->image.size_gib * 1073741824.0);
     im->order = (uint32_t)sc->image.order;
     im->exclusive_lock = sc->image.exclusive_lock;

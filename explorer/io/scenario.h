@@ -50,6 +50,7 @@ struct scenario_image {
     int kind;      /* enum image_kind */
     int guard;     /* 0 = default for the kind, else guard_design + 1 */
     double copied_up;
+    double parent_written;
     double size_gib;
     int64_t order;
     bool exclusive_lock, object_map;
@@ -76,7 +77,6 @@ struct scenario {
     struct scenario_sim sim;
     struct ceph_options ceph;
     struct stage_costs cost;
-    bool op_queue_set;      /* ceph.osd_op_queue given explicitly */
     struct release_traits rel;
     struct hw_cpu cpu;
     struct hw_nvme nvme;

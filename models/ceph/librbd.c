@@ -39,6 +39,7 @@
  * primary's object context, the object map object) is shared (rados.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
@@ -462,6 +463,42 @@ static bool in_parent_overlap(const struct rados_op *rop)
     return img->spec.kind == IMAGE_CLONE && img->parent && rop->objno < img->parent->n_objects;
 }
 
+/* The data a parent object holds: image.parent_written of it, from offset 0. */
+static uint64_t parent_data_bytes(const struct image *img)
+{
+    return (uint64_t)llround(img->spec.parent_written * (double)img->object_size);
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+    uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * What the copy-up op carries besides the writes riding in it
+ * (CopyupRequest::prepare_copyup_data, copyup): the parent's data extent
+ * [0, D).  Sparse copy-up (rbd.sparse_copyup: enable_sparse_copyup when
+ * require_osd_release >= octopus, RefreshRequest) sends only that extent,
+ * less what the pending writes overwrite (a clone without snapshots: the
+ * "partial copy-up"); an all-zero parent sends nothing and the class just
+ * creates the object.  Before Octopus (rbd.copyup) the thick buffer of the
+ * whole object goes, unless the parent data is all zero.
+ */
+static uint64_t copyup_data_bytes(const struct client *cl, const struct rados_op *rop)
+{
+    const struct image *img = rop->img;
+    uint64_t d = parent_data_bytes(img);
+    if (d == 0)
+        return 0;
+    if (cl->c->spec.rel.major < 15)
+        return img->object_size;
+    uint64_t over = overlap(rop->off, rop->off + rop->len, 0, d);
+    for (const struct rados_op *w = rop->cobj->copyup_waiters; w; w = w->next)
+        over += overlap(w->off, w->off + w->len, 0, d);
+    return over < d ? d - over : 0;
+}
+
 static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 {
     struct rbd_obj *cobj = rop->cobj;
@@ -485,7 +522,8 @@ static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
     struct rados_op *pr = rop_new(cl, parent, rop->objno, RADOS_PARENT_READ);
     pr->subops = SUBOP_READ;
     pr->off = 0;
-    pr->len = parent->object_size;
+    /* read_from_parent: a (sparse) read of the parent object returns the data it holds */
+    pr->len = parent_data_bytes(rop->img);
     pr->copyup_parent = rop;
     objecter_send(cl, pr);
 }
@@ -494,6 +532,7 @@ static void copyup_send(struct client *cl, struct rados_op *rop)
 {
     /* [call rbd.copyup(parent data), write...]: the pending writes ride along */
     rop->cobj->copyup_sent = true;
+    rop->copyup_bytes = copyup_data_bytes(cl, rop);
     rop->kind = RADOS_COPYUP;
     rop->subops = SUBOP_CALL_RDWR | SUBOP_WRITE;
     objecter_send(cl, rop);
@@ -618,7 +657,7 @@ static uint32_t rop_request_bytes(const struct rados_op *rop)
     if (rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST))
         b += (uint32_t)rop->len;
     if (rop->kind == RADOS_COPYUP)
-        b += (uint32_t)(rop->img->object_size + rop->copyup_extra);
+        b += (uint32_t)(rop->copyup_bytes + rop->copyup_extra);
     if (rop->kind == RADOS_MAP_UPDATE)
         b += MAP_UPDATE_BYTES;
     return b;

@@ -117,8 +117,9 @@ static void perf_class_add(struct perf_op_class *pc, const struct osd_op *op, si
                            bool in, bool out)
 {
     pc->count++;
+    /* log_op_stats: inb = the request's data (a copy-up's parent data included) */
     if (in)
-        pc->in_bytes += op->rop->len;
+        pc->in_bytes += op->bytes;
     if (out)
         pc->out_bytes += op->rop->len;
     lat_sum_add(&pc->latency, now - op->t_recv);
@@ -245,7 +246,7 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     bool carries_data = rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST);
     op->bytes = carries_data ? (uint32_t)rop->len : 0;
     if (rop->kind == RADOS_COPYUP)
-        op->bytes = (uint32_t)(rop->img->object_size + rop->len + rop->copyup_extra);
+        op->bytes = (uint32_t)(rop->copyup_bytes + rop->len + rop->copyup_extra);
     struct optrack_op *t = &op->track;
     t->kind = OPTRACK_OSD_OP;
     /* descriptions as a fresh cluster prints them: global ids in the low
