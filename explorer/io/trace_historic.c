@@ -23,6 +23,7 @@
  * close or are cut off; descriptions are parsed by trace_desc.c.
  */
 #include "trace_int.h"
+#include "jsonu.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -807,6 +808,9 @@ int trace_ops_parse(const char *name, const char *text, size_t len, unsigned fla
     t->hist_duration_s = NAN;
     struct build b = {.t = t, .file = name};
     const char *end = NULL;
+    int nrc = jsonu_check_nul(name, text, len, err);
+    if (nrc < 0)
+        return nrc;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t err_off = end ? (size_t)(end - text) : 0;
     bool trailing = false;
