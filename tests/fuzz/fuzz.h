@@ -12,6 +12,7 @@
 #define CEPHSIM_TESTS_FUZZ_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
