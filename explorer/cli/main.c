@@ -230,7 +230,25 @@ static int cmd_run(int argc, char **argv)
     return 0;
 }
 
+/* A report that did not reach stdout (a full disk, /dev/full, a closed pipe)
+   is a failure: the exit status says so, stderr says why. */
+static int stdout_checked(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "cephsim: standard output: write error: %s\n", strerror(errno ? errno : EIO));
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return stdout_checked(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

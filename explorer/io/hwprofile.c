@@ -135,10 +135,12 @@ static const struct param_def governor_params[] = {
 static const struct param_def nvme_params[] = {
     STR(hw_nvme, "model", model, "Samsung PM983 3.84 TB",
         PARAM_DESCRIPTIVE "part name, for the record (required)"),
-    DBL(hw_nvme, capacity_gb, 0.001, 1e6, 3840, "GB",
+    /* min 0.06 GB: OSD::update_crush_location writes the weight as TiB "%.4lf",
+       0.0000 below ~0.055 GB, and CRUSH places nothing on a zero-weight OSD */
+    DBL(hw_nvme, capacity_gb, 0.06, 1e6, 3840, "GB",
         PARAM_DESCRIPTIVE "usable capacity, decimal: no capacity model (the drive never "
-        "fills; fill level and garbage collection are in the sustained IOPS figures) "
-        "(required)"),
+        "fills; fill level and garbage collection are in the sustained IOPS figures); "
+        "it sets the OSD's CRUSH weight, 0 below 0.06 GB (required)"),
     DBL(hw_nvme, rand_read_4k_iops, 1, 1e8, 540000, "IOPS",
         "sustained 4 KiB random-read cap (PM983: 540K, datasheet) (required)"),
     DBL(hw_nvme, rand_write_4k_iops, 1, 1e8, 50000, "IOPS",

@@ -270,7 +270,9 @@ int cmd_replay(int argc, char **argv)
         goto done;
     }
     if (!tr.n) {
-        fprintf(stderr, "cephsim replay: no reads or writes in the trace (%zu records skipped)\n", tr.skipped);
+        int n_traces = argc - optind;
+        fprintf(stderr, "cephsim replay: %s%s: no reads or writes in the trace%s (%zu records skipped)\n",
+                argv[optind], n_traces > 1 ? " and the others" : "", n_traces > 1 ? "s" : "", tr.skipped);
         rc = 2;
         goto done;
     }

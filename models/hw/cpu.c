@@ -15,6 +15,7 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 
@@ -221,17 +222,28 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->name = name;
     p->n_threads = n_threads;
     p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
-    /* a thread's stream id: host | the pool's creation order on it | thread */
-    enum { THREAD_BITS = 8, POOL_BITS = 12 };
-    SIM_ASSERT(n_threads <= 1u << THREAD_BITS && h->n_pools < 1u << POOL_BITS);
+    /*
+     * A thread's stream id: host | the pool's creation order on it | thread.
+     * The 32-bit index holds 4,096 pools per host; a host running more (fio
+     * numjobs up to 4,096 = fio's REAL_MAX_JOBS, each job several pools) names
+     * the further ones' streams by the purpose "work.K", K = pool_seq / 4,096,
+     * so the first 4,096 pools keep the streams (and results) they always had.
+     * The pool parameters bound threads per pool (<= 64, rbd_op_threads).
+     */
+    enum { THREAD_BITS = 8, POOL_BITS = 12, HOST_BITS = 32 - POOL_BITS - THREAD_BITS };
+    SIM_ASSERT(n_threads <= 1u << THREAD_BITS && h->p.index < 1u << HOST_BITS);
     uint32_t pool_seq = h->n_pools++;
+    char purpose[24] = "work";
+    if (pool_seq >> POOL_BITS)
+        snprintf(purpose, sizeof purpose, "work.%u", pool_seq >> POOL_BITS);
     for (uint32_t i = 0; i < n_threads; i++) {
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
         p->threads[i].ccx = h->n_threads++ % h->n_ccx;
-        uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) | pool_seq << THREAD_BITS | i;
-        sim_rng_inline(h->s, "cpu-thread", id, "work", &p->threads[i].rng);
+        uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) |
+                      (pool_seq & ((1u << POOL_BITS) - 1)) << THREAD_BITS | i;
+        sim_rng_inline(h->s, "cpu-thread", id, purpose, &p->threads[i].rng);
     }
 }
 
