@@ -100,7 +100,7 @@ static int write_outputs(struct cluster *c, const struct scenario *sc, const cha
 
 /* The headline numbers of one replication. */
 struct rep_result {
-    double iops, bw_mib, mean_us, p50_us, p99_us, p999_us;
+    double iops, bw_mib, mean_us, p50_us, p99_us, p999_us, total_iops;
     double lock_waits, op_r, op_w, op_rw;
     double stage_us[STAGE_COUNT];
     double replica_stage_us[REPLICA_STAGE_COUNT];
@@ -114,7 +114,7 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
 {
     struct hist h;
     hist_reset(&h);
-    uint64_t ios = 0, bytes = 0;
+    uint64_t ios = 0, bytes = 0, all_ios = 0;
     sim_time_t runtime = 0;
     for (uint32_t i = 0; i < cluster_n_jobs(c); i++) {
         const struct job_result *jr = &cluster_job_results(c)[i];
@@ -122,9 +122,11 @@ static void collect(struct cluster *c, const struct scenario *sc, int ddir, stru
         ios += jr->dir[ddir].total_ios;
         bytes += jr->dir[ddir].io_bytes;
         runtime = jr->runtime_ns;
+        all_ios += jr->dir[FIO_DDIR_READ].total_ios + jr->dir[FIO_DDIR_WRITE].total_ios;
     }
     double secs = runtime ? (double)runtime / 1e9 : 1;
     r->iops = (double)ios / secs;
+    r->total_iops = (double)all_ios / secs;
     r->bw_mib = (double)bytes / secs / 1048576.0;
     r->mean_us = hist_mean(&h) / 1e3;
     r->p50_us = (double)hist_percentile(&h, 50) / 1e3;
@@ -305,6 +307,7 @@ int runner_run(const struct scenario *sc, const char *out_dir, bool progress, st
         sum->dst = stats_ci95(x, reps);   \
     } while (0)
     CI_OF(iops, iops);
+    CI_OF(total_iops, total_iops);
     CI_OF(bw_mib, bw_mib);
     CI_OF(mean_us, lat_mean_us);
     CI_OF(p50_us, lat_p50_us);

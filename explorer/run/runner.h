@@ -19,6 +19,7 @@ struct run_summary {
     int replications;
     int ddir;                    /* the direction summarised: write if the jobs write, else read */
     struct ci iops, bw_mib, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
+    struct ci total_iops;        /* reads + writes (a mixed job's IOPS as fio's groups add them) */
     double rw_lock_waits;        /* mean per replication, all OSDs */
     double op_r, op_w, op_rw;    /* counts summed over OSDs, mean over replications */
     double stage_us[STAGE_COUNT];
