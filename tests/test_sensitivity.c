@@ -135,6 +135,11 @@ static const struct base bases[] = {
     {"sized", "scenarios/qd1-latency.json", {SHORT, "fio.time_based=0", "fio.io_size=64k"}},
     /* two writers of one image: the exclusive lock moves between them */
     {"two-writers", "scenarios/qd1-latency.json", {SHORT, "fio.numjobs=2"}},
+    /* OSDs confined to CPU sets of 3 threads, at a depth that fills them */
+    {"cpuset", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=64", "cluster.osd_cpus=3"}},
+    /* two OSDs per NVMe, each with a set of 2 threads */
+    {"pernvme", "scenarios/qd1-latency.json",
+     {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
 };
 #define N_BASES (int)(sizeof bases / sizeof bases[0])
 
@@ -196,6 +201,10 @@ static const struct {
     {"clients.volumes_per_client", {"two-writers"}},
     {"image.count", {"two-writers"}},
     {"ceph.client_notify_timeout", {"two-writers"}},
+    /* a CPU set's SMT layout and scope matter only with sets (and, for the
+       scope, several OSDs per drive) */
+    {"cluster.osd_cpus_smt", {"cpuset"}},
+    {"cluster.osd_cpus_scope", {"pernvme"}},
 };
 
 /*
