@@ -787,6 +787,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     const struct hw_governor *g = hwprofile_cpu_governor(cpu, gov);
     double ipc = cpu->ipc_rel > 0 ? cpu->ipc_rel : 1;
     p->governor = (enum cpu_governor)gov;
+    p->powersave_follows_load = cpu->scaling_driver == 1; /* intel_pstate */
     p->max_clock_ghz = (g ? g->max_clock_ghz : cpu->boost_clock_ghz) * ipc;
     p->idle_clock_ghz = (g ? g->idle_clock_ghz : cpu->base_clock_ghz) * ipc;
     if (gov == CPU_GOV_PERFORMANCE)

@@ -107,7 +107,11 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
     case CPU_GOV_PERFORMANCE:
         return p0_clock(p, n_active);
     case CPU_GOV_POWERSAVE:
-        return p->idle_clock_ghz;
+        /* acpi-cpufreq's powersave pins the lowest P-state; intel_pstate's
+           (HWP) lets the hardware follow load: ramp as ondemand does */
+        if (!p->powersave_follows_load)
+            return p->idle_clock_ghz;
+        break;
     case CPU_GOV_ONDEMAND:
     case CPU_GOV_SCHEDUTIL:
         break;
