@@ -86,6 +86,10 @@ const struct param_def scenario_image_params[] = {
      "copy-up guard of clone writes: default = assert_exists for a clone, none otherwise"},
     {"copied_up", PARAM_DOUBLE, IM(copied_up), 0, 1, 1, NULL, NULL, "fraction",
      "clone objects already copied up at the start (0 = freshly cloned)"},
+    {"written", PARAM_DOUBLE, IM(written), 0, 1, 1, NULL, NULL, "fraction",
+     "objects of a plain or flattened image written before the run (1 = prefilled, as benchmarks do; 0 = a fresh "
+     "image): a never-written object does not exist, so a read of it costs no device I/O (BlueStore has no "
+     "extent: -ENOENT, zeros) or, with the object map, no OSD op at all (ObjectReadRequest)"},
     {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 1048576, 10, NULL, NULL, "GiB",
      "image size (object state is created on first touch: any size sets up at once)"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
@@ -925,6 +929,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     im->guard = sc->image.guard ? sc->image.guard - 1
                 : sc->image.kind == IMAGE_CLONE ? GUARD_ASSERT_EXISTS : GUARD_NONE;
     im->copied_up = sc->image.copied_up;
+    im->written = sc->image.written;
     im->size_bytes = (uint64_t)llround(sc->image.size_gib * 1073741824.0);
     im->order = (uint32_t)sc->image.order;
     im->exclusive_lock = sc->image.exclusive_lock;

@@ -54,6 +54,7 @@ struct scenario_image {
     int kind;      /* enum image_kind */
     int guard;     /* 0 = default for the kind, else guard_design + 1 */
     double copied_up;
+    double written;       /* fraction of a plain/flattened image's objects written before the run */
     double size_gib;
     int64_t order;
     bool exclusive_lock, object_map;

@@ -211,6 +211,14 @@ static bool copied_up_before(const struct image *img, uint64_t objno)
     return (double)(h >> 11) * 0x1p-53 < img->spec.copied_up;
 }
 
+static bool written_before(const struct image *img, uint64_t objno)
+{
+    if (img->spec.written >= 1)
+        return true;
+    uint64_t h = sim_fmix64(img->copied_up_key ^ sim_fmix64(objno + 0x7772697474656e21ull));
+    return (double)(h >> 11) * 0x1p-53 < img->spec.written;
+}
+
 struct obj_state *image_object(struct cluster *c, struct image *img, uint64_t objno)
 {
     bool created;
@@ -221,7 +229,10 @@ struct obj_state *image_object(struct cluster *c, struct image *img, uint64_t ob
         rwlockq_init(&o->lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
         /* plain and flattened images were fully written before the run (as in the
            lab captures); a clone has copied_up of its objects copied up */
-        o->exists = o->map_exists = img->spec.kind != IMAGE_CLONE || copied_up_before(img, objno);
+        /* a clone's objects exist once copied up; a plain image's once written
+           (image.written: prefilled or fresh) - which ones, a hash of the object */
+        o->exists = o->map_exists = img->spec.kind == IMAGE_CLONE ? copied_up_before(img, objno)
+                                                                  : written_before(img, objno);
     }
     return o;
 }

@@ -40,6 +40,7 @@ struct image_spec {
     int kind;             /* enum image_kind */
     int guard;            /* enum guard_design */
     double copied_up;     /* fraction of clone objects already copied up at start */
+    double written;       /* plain/flattened: fraction of objects written before the run */
     uint64_t size_bytes;
     uint32_t order;       /* object size = 1 << order (rbd_default_order 22) */
     bool exclusive_lock, object_map; /* object_map is only used with exclusive_lock */

@@ -515,6 +515,12 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
                 rop->img = img->parent;
                 rop->obj = image_object(cl->c, img->parent, objno);
                 rop->cobj = NULL;
+            } else if (exclusive_lock_object_map(cl) && !rop->obj->map_exists) {
+                /* ObjectReadRequest: the object map says OBJECT_NONEXISTENT, so
+                   the extent reads as zeros without an OSD op */
+                rop_complete_ios(cl, rop);
+                rop_free(cl, rop);
+                continue;
             }
             rop->subops = SUBOP_READ;
             objecter_send(cl, rop);
