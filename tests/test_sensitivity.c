@@ -135,6 +135,9 @@ static const struct base bases[] = {
     {"sized", "scenarios/qd1-latency.json", {SHORT, "fio.time_based=0", "fio.io_size=64k"}},
     /* two writers of one image: the exclusive lock moves between them */
     {"two-writers", "scenarios/qd1-latency.json", {SHORT, "fio.numjobs=2"}},
+    /* intel_pstate's powersave on an Intel profile (idle 1.0 GHz, max turbo 3.9) */
+    {"intel-powersave", "scenarios/qd1-latency.json",
+     {SHORT, "cluster.cpu=xeon-gold-6242", "cluster.governor=powersave", "fio.iodepth=4"}},
     /* OSDs confined to CPU sets of 3 threads, at a depth that fills them */
     {"cpuset", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=64", "cluster.osd_cpus=3"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
@@ -205,6 +208,8 @@ static const struct {
        scope, several OSDs per drive) */
     {"cluster.osd_cpus_smt", {"cpuset"}},
     {"cluster.osd_cpus_scope", {"pernvme"}},
+    /* the driver decides only what powersave does */
+    {"hw.cpu.scaling_driver", {"intel-powersave"}},
 };
 
 /*
