@@ -304,7 +304,8 @@ int score_run_case(const struct score_corpus *c, int i, const char *const *extra
     double pred = a.mean, half = a.half;
     if (k->ratio) {
         if (b.mean <= 0)
-            return sim_errf(err, -EDOM, "case %s: the baseline's %s is 0: no ratio", k->id, metric_names[k->metric]);
+            return sim_errf(err, -EDOM, "the baseline's %s is 0 (nothing completed in the measured time): no ratio",
+                            metric_names[k->metric]);
         pred = a.mean / b.mean;
         /* first-order propagation of the two independent relative half-widths */
         double ra = a.mean > 0 ? a.half / a.mean : 0, rb = b.half / b.mean;
