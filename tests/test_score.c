@@ -30,7 +30,8 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 static void scratch(char *dir, size_t n, const char *name)
 {
-    snprintf(dir, n, "/tmp/cephsim-test-score-%ld-%s", (long)getpid(), name);
+    /* scratch inside the tree's generated out/ (tests run from the tree root) */
+    snprintf(dir, n, "out/test-score-%ld-%s", (long)getpid(), name);
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     assert_int_equal(mkdir(dir, 0777), 0);
 }

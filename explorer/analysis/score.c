@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <limits.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "files.h"
 #include "jsonu.h"
 #include "runner.h"
 #include "scenario.h"
@@ -464,7 +467,15 @@ int cmd_score(int argc, char **argv)
         free(sets);
         return 2;
     }
+    /* the default corpus: the working directory's tree, else the tree the
+       binary was built in (out/bin/cephsim -> ../../validation/published) */
+    char near_exe[PATH_MAX];
     const char *dir = optind < argc ? argv[optind] : "validation/published";
+    if (optind == argc && access("validation/published/corpus.json", R_OK) != 0 &&
+        files_exe_dir(near_exe, sizeof near_exe - 32) == 0) {
+        strcat(near_exe, "/../../validation/published");
+        dir = near_exe;
+    }
     struct score_corpus c;
     struct sim_err err = {0};
     if (score_load(&c, dir, &err) < 0) {
