@@ -140,6 +140,14 @@ static const struct base bases[] = {
      {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1"}},
     {"krbd-deep", "scenarios/qd1-latency.json",
      {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1", "fio.iodepth=256"}},
+    /* intel_pstate's powersave on an Intel profile (idle 1.0 GHz, max turbo 3.9) */
+    {"intel-powersave", "scenarios/qd1-latency.json",
+     {SHORT, "cluster.cpu=xeon-gold-6242", "cluster.governor=powersave", "fio.iodepth=4"}},
+    /* OSDs confined to CPU sets of 3 threads, at a depth that fills them */
+    {"cpuset", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=64", "cluster.osd_cpus=3"}},
+    /* two OSDs per NVMe, each with a set of 2 threads */
+    {"pernvme", "scenarios/qd1-latency.json",
+     {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
 };
 #define N_BASES (int)(sizeof bases / sizeof bases[0])
 
@@ -206,6 +214,12 @@ static const struct {
     {"clients.volumes_per_client", {"two-writers"}},
     {"image.count", {"two-writers"}},
     {"ceph.client_notify_timeout", {"two-writers"}},
+    /* a CPU set's SMT layout and scope matter only with sets (and, for the
+       scope, several OSDs per drive) */
+    {"cluster.osd_cpus_smt", {"cpuset"}},
+    {"cluster.osd_cpus_scope", {"pernvme"}},
+    /* the driver decides only what powersave does */
+    {"hw.cpu.scaling_driver", {"intel-powersave"}},
 };
 
 /*

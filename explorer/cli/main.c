@@ -29,6 +29,7 @@
 #include "replay_cmd.h"
 #include "runner.h"
 #include "scenario.h"
+#include "score.h"
 #include "study.h"
 #include "sweep.h"
 #include "validate.h"
@@ -62,6 +63,9 @@ static void usage(FILE *f)
             "                      compare a simulation with a real capture (exit 0 within tolerance, 1 outside)\n"
             "  calibrate --profile SCENARIO --real DIR... [--check DIR...] -o OUT\n"
             "                      fit stage costs, wake-ups and device latencies to captures (GSL)\n"
+            "  score [DIR] [--check] [--only ID,...] [--json F]\n"
+            "                      run the scored validation set (validation/published): published vs\n"
+            "                      predicted per case, median/max |error| per category; --check: bands\n"
             "  replay TRACE... --scenario S [--mode open|closed] [--iodepth N]\n"
             "                      replay a fio iolog or dump_historic_ops trace through the model\n"
             "  import DIR [-o SCENARIO.json] [--pool NAME] [--image NAME]\n"
@@ -281,6 +285,8 @@ static int dispatch(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return cmd_calibrate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "score"))
+        return cmd_score(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "import"))

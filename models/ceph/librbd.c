@@ -615,6 +615,12 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
                 rop->img = img->parent;
                 rop->obj = image_object(cl->c, img->parent, objno);
                 rop->cobj = NULL;
+            } else if (exclusive_lock_object_map(cl) && !rop->obj->map_exists) {
+                /* ObjectReadRequest: the object map says OBJECT_NONEXISTENT, so
+                   the extent reads as zeros without an OSD op */
+                rop_complete_ios(cl, rop);
+                rop_free(cl, rop);
+                continue;
             }
             rop->subops = SUBOP_READ;
             objecter_send(cl, rop);
@@ -863,8 +869,10 @@ static void client_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint
     p->throttle_ops.put++, p->throttle_ops.put_sum++;
     p->throttle_bytes.put++, p->throttle_bytes.put_sum += rop_request_bytes(rop);
     objecter_gauges(cl);
-    /* neorados posts the completion to the io_context */
-    cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, librbd_complete, rop, 0);
+    /* neorados posts the completion to the io_context (Pacific+); before,
+       librados queued the AioCompletion callback to its finisher thread */
+    cpu_pool_submit(cl->completes_on_finisher ? &cl->rados_finisher : &cl->io_context, CPU_PRIO_NORMAL,
+                    librbd_complete, rop, 0);
     cpu_thread_release(th);
 }
 
@@ -942,6 +950,9 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     cl->host = host;
     struct cpu_host *h = &c->hosts[host];
     cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)c->spec.ceph.rbd_op_threads);
+    /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0) */
+    cl->completes_on_finisher = !c->spec.rel.crimson && c->spec.rel.major > 0 && c->spec.rel.major < 16;
+    cpu_pool_init(&cl->rados_finisher, h, "fn-radosclient", 1);
     uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
     cl->msgr = sim_xcalloc(nm, sizeof *cl->msgr);
     for (uint32_t i = 0; i < nm; i++)
@@ -956,6 +967,7 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
 static void librbd_fini(struct client *cl)
 {
     cpu_pool_fini(&cl->io_context);
+    cpu_pool_fini(&cl->rados_finisher);
     for (uint32_t i = 0; i < (uint32_t)cl->c->spec.ceph.ms_async_op_threads; i++)
         cpu_pool_fini(&cl->msgr[i]);
     free(cl->msgr);

@@ -126,6 +126,11 @@ struct client {
     uint32_t id;             /* client.<4100 + id> */
     uint32_t host;
     struct cpu_pool io_context;  /* librbd rbd_op_threads */
+    /* librados' finisher ("fn-radosclient"): before Pacific, librbd's I/O went
+       through librados::AioCompletion, whose callbacks RadosClient::finisher
+       runs; Pacific's asio IO path (ceph PR 35629) completes on io_context */
+    struct cpu_pool rados_finisher;
+    bool completes_on_finisher;
     struct cpu_pool *msgr;       /* ms_async_op_threads, one thread each */
     struct throttle objecter;    /* objecter_inflight_ops / _op_bytes */
     struct objecter_perf operf;  /* its Objecter's perf counters (perfcounters.h) */

@@ -125,7 +125,11 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
     case CPU_GOV_PERFORMANCE:
         return p0_clock(p, n_active);
     case CPU_GOV_POWERSAVE:
-        return p->idle_clock_ghz;
+        /* acpi-cpufreq's powersave pins the lowest P-state; intel_pstate's
+           (HWP) lets the hardware follow load: ramp as ondemand does */
+        if (!p->powersave_follows_load)
+            return p->idle_clock_ghz;
+        break;
     case CPU_GOV_ONDEMAND:
     case CPU_GOV_SCHEDUTIL:
         break;
@@ -147,7 +151,14 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
         h->util_t = now;
         h->util_area = area;
     }
-    double f = p->governor_up_util > 0 ? h->util / p->governor_up_util : 1;
+    double util = h->util;
+    /* HWP (intel_pstate's powersave) picks each core's clock from that core's
+       own activity: the host's busy time falls on the cores active now, so
+       their utilisation is the host's x cores / active [est: per-core
+       activity windows approximated by the host average over busy cores] */
+    if (p->governor == CPU_GOV_POWERSAVE && p->powersave_follows_load && n_active > 0)
+        util = util * p->cores / n_active < 1 ? util * p->cores / n_active : 1;
+    double f = p->governor_up_util > 0 ? util / p->governor_up_util : 1;
     if (f >= 1)
         return p0_clock(p, n_active);
     /* below P0 the governor's request is what the core runs at */
