@@ -57,9 +57,10 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     for (int i = 0; i < p->n_cstates; i++)
         h->wake_ns[i + 1] = (sim_time_t)llround((p->wake_us + p->cstate_exit_us[i]) * 1e3);
     h->cross_ccx_ns = (sim_time_t)llround(p->cross_ccx_wake_us * 1e3);
-    /* performance and powersave: a stage's speed depends on the busy
-       hardware threads alone (the same expression cpu_exec evaluates) */
-    if (p->governor == CPU_GOV_PERFORMANCE || p->governor == CPU_GOV_POWERSAVE) {
+    /* performance and a pinned powersave (acpi-cpufreq): a stage's speed
+       depends on the busy hardware threads alone (the same expression cpu_exec
+       evaluates); intel_pstate's powersave follows utilisation, so not that */
+    if (p->governor == CPU_GOV_PERFORMANCE || (p->governor == CPU_GOV_POWERSAVE && !p->powersave_follows_load)) {
         h->stage_ghz = sim_alloc(s, h->p.threads + 1, sizeof *h->stage_ghz);
         for (uint32_t n = 1; n <= h->p.threads; n++)
             h->stage_ghz[n] = cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
