@@ -81,7 +81,8 @@ else
 fi
 
 # ---- replay -o: the same promises
-printf 'fio version 2 iolog\nf add\nf open\nf write 0 4096\nf write 4096 4096\nf read 0 4096\nf close\n' > t.iolog
+# a v3 iolog (timed: a v2 log without 'wait' lines adds a note on stderr)
+printf 'fio version 3 iolog\n0 f add\n0 f open\n100 f write 0 4096\n200 f write 4096 4096\n300 f read 0 4096\n400 f close\n' > t.iolog
 "$bin" replay t.iolog --scenario "$scen" -q -o rprev >/dev/null 2>&1 || { echo "setup replay failed"; exit 1; }
 rbefore=$(tree_sum rprev)
 if expect_error "replay -o, file system full" rprev bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' _ \

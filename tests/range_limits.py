@@ -61,6 +61,13 @@ COMPANION = {
     ("hw.nic", "l3_header_bytes", "512"): ["hw.nic.header_bytes=512"],
     ("hw.switch", "port_to_port_latency_us", "1000"): ["cluster.switch=tor-cut-through"],
     ("hw.host", "drives_per_host", "1"): ["pool.size=1", "pool.min_size=1"],
+    # OSDs share an NVMe in whole groups of a host's OSDs
+    ("cluster", "osds_per_nvme", "16"): ["cluster.osds_per_host=16"],
+}
+# a cluster limit that needs a CPU profile big enough for it: the lab's
+# profile with these fields, named by cluster.cpu
+CPU_COMPANION = {
+    ("cluster", "osd_cpus", "1024"): {"cores": 1024, "threads": 1024},
 }
 RANGE = re.compile(r"^(-?[0-9.e+]+)\.\.(-?[0-9.e+]+)$")
 
@@ -180,7 +187,15 @@ def main():
         for section, name, kind, lo, hi in params():
             n_params += 1
             for value, ok in [(lo, True), (hi, True)] + [(v, False) for v in outside(kind, lo, hi)]:
-                if section.startswith("hw.cpu") or section == "hw.host":
+                cpu_edit = CPU_COMPANION.get((section, name, value))
+                if cpu_edit:
+                    doc = json.load(open(os.path.join(ROOT, "hw-profiles", "cpu", "lab-vm.json")))
+                    doc.update(cpu_edit)
+                    path = os.path.join(r.tmp, "cpu-%d.json" % r.n)
+                    json.dump(doc, open(path, "w"))
+                    r.cli(["cluster.cpu=" + path, "%s.%s=%s" % (section, name, value)], ok,
+                          "%s.%s=%s" % (section, name, value), name)
+                elif section.startswith("hw.cpu") or section == "hw.host":
                     profile_case(r, section, name, value, ok)
                 else:
                     r.cli(COMPANION.get((section, name, value), []) + ["%s.%s=%s" % (section, name, value)], ok,
