@@ -8,7 +8,7 @@
  *  - unknown releases are refused with the list of the known ones;
  *  - a ceph.<option> the user gives wins over the release's default, from
  *    the scenario file and from --set;
- *  - the direction of the 16 KiB min_alloc_size of 14.2.0-14.2.7: 4 KiB
+ *  - the direction of the 16 KiB min_alloc_size of 12.2 and 14.2.0-14.2.7: 4 KiB
  *    writes become deferred (WAL) writes, so QD=1 write latency on NVMe drops
  *    (no data aio before the kv commit), against 14.2.8 on the same hardware.
  *    (Device write counts are not compared: the model writes a deferred
@@ -46,6 +46,26 @@ static void options_of(const char *release, struct ceph_options *o)
 static void test_defaults_per_release(void **state)
 {
     struct ceph_options o;
+    /* v12.2.8 (ae699615ba) src/common/options.cc:3405-3406 Option("bluestore_min_alloc_size_ssd")
+       .set_default(16_K); :1996-1997 Option("osd_op_queue") .set_default("wpq"); :1716-1717
+       Option("osd_client_message_cap") .set_default(100); :1984-1985 osd_op_num_shards_ssd 8;
+       :5750-5751 rbd_cache_max_dirty 24<<20; no rbd_io_scheduler option (modelled as 14.2: none);
+       src/common/subsys.h:48 SUBSYS(ms, 0, 5) (the model takes the gather level, 5) */
+    options_of("12.2.8", &o);
+    assert_int_equal(o.bluestore_min_alloc_size_ssd, 16384);
+    assert_int_equal(o.osd_op_queue, OSD_OP_QUEUE_WPQ);
+    assert_int_equal(o.osd_client_message_cap, 100);
+    assert_int_equal(o.osd_op_num_shards_ssd, 8);
+    assert_int_equal(o.rbd_cache_max_dirty, 24 << 20);
+    assert_int_equal(o.rbd_io_scheduler, RBD_IO_SCHEDULER_NONE);
+    assert_int_equal(o.debug_ms, 5);
+    /* v12.2.0 src/common/options.cc:3228-3229 .set_default(16*1024), :1614-1615
+       osd_client_message_size_cap .set_default(500*1024L*1024L); a bare name is the series' first */
+    options_of("luminous", &o);
+    assert_int_equal(o.bluestore_min_alloc_size_ssd, 16384);
+    assert_int_equal(o.osd_client_message_size_cap, 500LL << 20);
+    options_of("12.2.13", &o);
+    assert_int_equal(o.bluestore_min_alloc_size_ssd, 16384);
     /* v14.2.4 src/common/options.cc: Option("bluestore_min_alloc_size_ssd") .set_default(16_K);
        Option("osd_client_message_cap") .set_default(100); no rbd_io_scheduler option */
     options_of("14.2.4", &o);
@@ -116,13 +136,13 @@ static void test_table_rows(void **state)
 
 static void test_unknown_release_refused(void **state)
 {
-    const char *bad[] = {"13.2.10", "12.2.13", "20.2.0", "tentacle", "16.1.0", "16.3.0", "mimic"};
+    const char *bad[] = {"13.2.10", "11.2.1", "10.2.11", "12.1.4", "20.2.0", "tentacle", "16.1.0", "16.3.0", "mimic", "kraken"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct release_traits t;
         struct sim_err err = {0};
         assert_int_equal(release_parse(bad[i], &t, &err), -EINVAL);
         assert_non_null(strstr(err.msg, bad[i]));
-        assert_non_null(strstr(err.msg, "known: 14.2.x (nautilus)"));
+        assert_non_null(strstr(err.msg, "known: 12.2.x (luminous), 14.2.x (nautilus)"));
         assert_non_null(strstr(err.msg, "19.2.x (squid)"));
         assert_null(strchr(err.msg, '\n'));
     }
@@ -214,6 +234,11 @@ static void test_min_alloc_direction(void **state)
                   (unsigned long long)new.device_flushes, (unsigned long long)new.deferred);
     assert_true(old.deferred > 0);
     assert_int_equal(new.deferred, 0);
+    /* Luminous' 16 KiB allocation unit defers 4 KiB writes as well */
+    struct qd1 lum = run_qd1("12.2.8");
+    print_message("12.2.8: %.1f us, %llu ops, %llu deferred\n", lum.mean_us, (unsigned long long)lum.ops,
+                  (unsigned long long)lum.deferred);
+    assert_true(lum.deferred > 0);
     /* a deferred txc commits after the WAL append alone: no data aio first */
     assert_true(old.mean_us < new.mean_us * 0.97);
     /* throughput follows latency at QD=1 */

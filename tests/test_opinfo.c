@@ -457,6 +457,9 @@ struct rel_row {
 };
 
 static const struct rel_row rel_rows[] = {
+    /* v12.2.8 src/osd/PrimaryLogPG.h:770 get_rw_locks: write_ordered && may_read() -> RWEXCL */
+    {"12.2.8", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
+    {"luminous", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"16.2.14", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"16.2.15", true, false, false, RW_LOCK_RULE_EXCL_IF_READ_DATA},
     {"15.2.17", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},

@@ -63,7 +63,7 @@ const struct param_def ceph_option_params[] = {
     {"client_notify_timeout", PARAM_DOUBLE, OPT(client_notify_timeout), 0.001, 1e6, 10, NULL, NULL, "s",
      "librbd: a lock owner that acked a RequestLock but never released is asked again after this (ImageWatcher::handle_request_lock); default 10 s"},
     {"release", PARAM_STRING, OPT(release), 0, 0, 0, "16.2.14", NULL, NULL,
-     "Ceph release (14.2.x-19.2.x, nautilus..squid, crimson; others refused): every ceph.* default as the release ships it (models/ceph/release_table.c; a ceph.<option> given wins), the RWEXCL fix (16.2.15/17.2.8/18.2.4/19+), Crimson"},
+     "Ceph release (12.2.x, 14.2.x-19.2.x, luminous..squid, crimson; others refused): every ceph.* default as the release ships it (models/ceph/release_table.c; a ceph.<option> given wins), the RWEXCL fix (16.2.15/17.2.8/18.2.4/19+), Crimson"},
     {"rw_lock_rule", PARAM_ENUM, OPT(rw_lock_rule), 0, 0, 0, NULL, lock_rule_names, NULL,
      "override PrimaryLogPG::get_rw_locks for read+write ops: release (follow ceph.release), excl_if_read (pre-fix), excl_if_read_data (post-fix)"},
     I(crimson_seastar_smp, 1, 64, 1, "count", "crimson: reactor cores per OSD (crimson_seastar_smp)"),
@@ -138,10 +138,10 @@ void stage_costs_defaults(struct stage_costs *c)
     param_set_defaults(stage_cost_params, c);
 }
 
-/* The series the table holds, with their names: "14.2.x (nautilus), ..." for
+/* The series the table holds, with their names: "12.2.x (luminous), ..." for
    the error that refuses any other. */
 static const struct { const char *name; int major; } release_names[] = {
-    {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17}, {"reef", 18}, {"squid", 19}};
+    {"luminous", 12}, {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17}, {"reef", 18}, {"squid", 19}};
 
 static const char *release_name_of(int major)
 {
@@ -239,7 +239,7 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
     t->fix_53593 = ma >= 19 || (ma == 18 && (mi > 2 || (mi == 2 && pa >= 4))) ||
                    (ma == 17 && (mi > 2 || (mi == 2 && pa >= 8))) ||
                    (ma == 16 && (mi > 2 || (mi == 2 && pa >= 15)));
-    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 */
+    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 (12.2-16.2: wpq) */
     return 0;
 }
 

@@ -117,11 +117,11 @@ struct release_traits {
     int major, minor, patch;
 };
 
-/* Parse ceph.release: N, N.N, N.N.N or a name (nautilus..squid, crimson); a
+/* Parse ceph.release: N, N.N, N.N.N or a name (luminous..squid, crimson); a
    release whose series release_table.c does not hold is refused with a
    one-line error listing the known ones. */
 int release_parse(const char *release, struct release_traits *t, struct sim_err *err);
-/* "14.2.x (nautilus), ..., crimson": the releases release_parse accepts. */
+/* "12.2.x (luminous), 14.2.x (nautilus), ..., crimson": the releases release_parse accepts. */
 int release_known_list(char *buf, size_t n);
 struct release_defaults;
 /* The release_table.c row of a parsed release (NULL for none). */

@@ -491,7 +491,7 @@ static uint64_t copyup_data_bytes(const struct client *cl, const struct rados_op
     uint64_t d = parent_data_bytes(img);
     if (d == 0)
         return 0;
-    if (cl->c->spec.rel.major < 15)
+    if (cl->c->spec.rel.major < 15) /* 12.2, 14.2: no octopus require_osd_release */
         return img->object_size;
     uint64_t over = overlap(rop->off, rop->off + rop->len, 0, d);
     for (const struct rados_op *w = rop->cobj->copyup_waiters; w; w = w->next)
@@ -950,7 +950,8 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     cl->host = host;
     struct cpu_host *h = &c->hosts[host];
     cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)c->spec.ceph.rbd_op_threads);
-    /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0) */
+    /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0);
+       12.2-15.2 complete on librados' finisher */
     cl->completes_on_finisher = !c->spec.rel.crimson && c->spec.rel.major > 0 && c->spec.rel.major < 16;
     cpu_pool_init(&cl->rados_finisher, h, "fn-radosclient", 1);
     uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
