@@ -58,45 +58,26 @@ static int write_logs(const char *dir, const struct replay_trace *tr, const stru
     return 0;
 }
 
-/* What a replay writes (write_outputs); replay.json is its marker, as sim.json is a run's. */
-static const char *const replay_dir_entries[] = {
-    "replay.json", "replay.iolog", "replay_lat.[0-9]*.log", "fio.json", "fio.txt", "osd.[0-9]*.perf.json",
-    "osd.[0-9]*.historic_ops.json", "osd.[0-9]*.historic_ops_by_duration.json",
-    "client.[0-9]*.perf.json"};
+/* What a replay writes beyond the cluster outputs (write_outputs); replay.json
+   is its marker, as sim.json is a run's. */
+static const char *const replay_dir_entries[] = {"replay.json", "replay.iolog", "replay_lat.[0-9]*.log"};
 
-/*
- * As runner_check_output for a run: dir may be replaced only if it does not
- * exist or holds nothing but a replay's own files (with its replay.json).
- */
+static bool replay_dir_entry(const char *name, void *ctx)
+{
+    (void)ctx;
+    for (size_t k = 0; k < sizeof replay_dir_entries / sizeof replay_dir_entries[0]; k++)
+        if (fnmatch(replay_dir_entries[k], name, FNM_PERIOD) == 0)
+            return true;
+    return false;
+}
+
+/* As runner_check_output for a run: dir may be replaced only if it does not
+   exist or holds nothing but a replay's own files (with its replay.json). */
 static int replay_check_output(const char *dir, struct sim_err *err)
 {
-    struct stat st;
-    if (lstat(dir, &st) != 0)
-        return errno == ENOENT ? 0 : sim_errf(err, -errno, "%s: %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return sim_errf(err, -EEXIST, "%s: exists and is not a directory: not replacing it (choose another -o)", dir);
-    DIR *d = opendir(dir);
-    if (!d)
-        return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
-    int rc = 0, n = 0;
-    bool marker = false;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        n++;
-        bool ours = false;
-        for (size_t k = 0; k < sizeof replay_dir_entries / sizeof replay_dir_entries[0] && !ours; k++)
-            ours = fnmatch(replay_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
-        if (!ours)
-            rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim replay did not write: not replacing the "
-                          "directory (choose another -o, or remove it yourself)", dir, e->d_name);
-        marker |= !strcmp(e->d_name, "replay.json");
-    }
-    closedir(d);
-    if (rc == 0 && n > 0 && !marker)
-        rc = sim_errf(err, -EEXIST, "%s: not a cephsim replay directory (no replay.json): not replacing it", dir);
-    return rc;
+    struct runner_own_dir own = {.marker = "replay.json", .tool = "cephsim replay",
+                                 .kind = "cephsim replay", .ours = replay_dir_entry};
+    return runner_check_own_dir(dir, &own, err);
 }
 
 /*

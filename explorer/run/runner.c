@@ -333,15 +333,27 @@ static cJSON *rep_json(const struct rep_result *r)
     return j;
 }
 
-/* The entries of a run directory: what runner_run and `cephsim plot` write there. */
-static const char *const run_dir_entries[] = {
-    "sim.json", "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "client.[0-9]*.perf.json",
-    "osd.[0-9]*.historic_ops.json",
-    "osd.[0-9]*.historic_ops_by_duration.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log",
-    "*_bw.[0-9]*.log", "*_iops.[0-9]*.log", "plots",
+/* What runner_write_cluster_outputs writes: a run's and a replay's common files. */
+static const char *const cluster_output_entries[] = {
+    "fio.json", "fio.txt", "osd.[0-9]*.perf.json", "client.[0-9]*.perf.json", "osd.[0-9]*.historic_ops.json",
+    "osd.[0-9]*.historic_ops_by_duration.json",
 };
 
-int runner_check_output(const char *dir, struct sim_err *err)
+static bool matches_any(const char *const *patterns, size_t n, const char *name)
+{
+    for (size_t k = 0; k < n; k++)
+        if (fnmatch(patterns[k], name, FNM_PERIOD) == 0)
+            return true;
+    return false;
+}
+
+bool runner_is_cluster_output(const char *name)
+{
+    return matches_any(cluster_output_entries, sizeof cluster_output_entries / sizeof cluster_output_entries[0],
+                       name);
+}
+
+int runner_check_own_dir(const char *dir, const struct runner_own_dir *own, struct sim_err *err)
 {
     struct stat st;
     if (lstat(dir, &st) != 0)
@@ -351,12 +363,6 @@ int runner_check_output(const char *dir, struct sim_err *err)
     DIR *d = opendir(dir);
     if (!d)
         return sim_errf(err, -errno, "%s: cannot read: %s", dir, strerror(errno));
-    /* the fio logs a run wrote (write_iolog names any file) are listed in its sim.json */
-    char sim_path[RUNNER_PATH_MAX + 64];
-    snprintf(sim_path, sizeof sim_path, "%s/sim.json", dir);
-    cJSON *simj = access(sim_path, R_OK) == 0 ? jsonu_load_file(sim_path, NULL) : NULL;
-    const cJSON *logs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(simj, "outputs_from"),
-                                                         "fio_logs");
     int rc = 0, n = 0;
     bool marker = false;
     struct dirent *e;
@@ -364,20 +370,44 @@ int runner_check_output(const char *dir, struct sim_err *err)
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         n++;
-        bool ours = false;
-        for (size_t k = 0; k < sizeof run_dir_entries / sizeof run_dir_entries[0] && !ours; k++)
-            ours = fnmatch(run_dir_entries[k], e->d_name, FNM_PERIOD) == 0;
-        const cJSON *it;
-        cJSON_ArrayForEach(it, logs) ours |= cJSON_IsString(it) && !strcmp(it->valuestring, e->d_name);
-        if (!ours)
-            rc = sim_errf(err, -EEXIST, "%s: holds '%s', which cephsim did not write: not replacing the directory "
-                          "(choose another -o, or remove it yourself)", dir, e->d_name);
-        marker |= !strcmp(e->d_name, "sim.json");
+        if (!runner_is_cluster_output(e->d_name) && !own->ours(e->d_name, own->ctx))
+            rc = sim_errf(err, -EEXIST, "%s: holds '%s', which %s did not write: not replacing the directory "
+                          "(choose another -o, or remove it yourself)", dir, e->d_name, own->tool);
+        marker |= !strcmp(e->d_name, own->marker);
     }
     closedir(d);
-    cJSON_Delete(simj);
     if (rc == 0 && n > 0 && !marker)
-        rc = sim_errf(err, -EEXIST, "%s: not a cephsim run directory (no sim.json): not replacing it", dir);
+        rc = sim_errf(err, -EEXIST, "%s: not a %s directory (no %s): not replacing it", dir, own->kind, own->marker);
+    return rc;
+}
+
+/* A run's own entries beyond the cluster outputs: what runner_run and `cephsim plot` write. */
+static const char *const run_dir_entries[] = {
+    "sim.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log", "*_bw.[0-9]*.log",
+    "*_iops.[0-9]*.log", "plots",
+};
+
+/* ctx: the fio logs the run wrote (its sim.json's outputs_from.fio_logs: write_iolog names any file) */
+static bool run_dir_entry(const char *name, void *ctx)
+{
+    if (matches_any(run_dir_entries, sizeof run_dir_entries / sizeof run_dir_entries[0], name))
+        return true;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, (const cJSON *)ctx) if (cJSON_IsString(it) && !strcmp(it->valuestring, name)) return true;
+    return false;
+}
+
+int runner_check_output(const char *dir, struct sim_err *err)
+{
+    char sim_path[RUNNER_PATH_MAX + 64];
+    snprintf(sim_path, sizeof sim_path, "%s/sim.json", dir);
+    cJSON *simj = access(sim_path, R_OK) == 0 ? jsonu_load_file(sim_path, NULL) : NULL;
+    const cJSON *logs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(simj, "outputs_from"),
+                                                         "fio_logs");
+    struct runner_own_dir own = {.marker = "sim.json", .tool = "cephsim", .kind = "cephsim run",
+                                 .ours = run_dir_entry, .ctx = (void *)logs};
+    int rc = runner_check_own_dir(dir, &own, err);
+    cJSON_Delete(simj);
     return rc;
 }
 

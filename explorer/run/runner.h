@@ -51,6 +51,19 @@ struct run_summary {
    path and, for a directory, the first entry cephsim did not write. */
 int runner_check_output(const char *dir, struct sim_err *err);
 
+/* A command's own output directory (run, replay): its marker file, the names
+   for messages ("cephsim replay", "cephsim replay directory") and which names
+   beyond runner_write_cluster_outputs' files are its own. */
+struct runner_own_dir {
+    const char *marker, *tool, *kind;
+    bool (*ours)(const char *name, void *ctx);
+    void *ctx;
+};
+/* 0 if dir does not exist or holds nothing but own's files with its marker. */
+int runner_check_own_dir(const char *dir, const struct runner_own_dir *own, struct sim_err *err);
+/* Whether name is one of the files runner_write_cluster_outputs writes. */
+bool runner_is_cluster_output(const char *name);
+
 /*
  * Run every replication of sc; if out_dir is set, write fio.json,
  * osd.<N>.perf.json, osd.<N>.historic_ops.json (and _by_duration) of the
