@@ -405,15 +405,15 @@ static void test_event_durations_real_capture(void **state)
         }
         for (uint32_t i = 0; i + 1 < op.n_events; i++) {
             if (real_d[i] > 4e9) { /* utime_t underflow as printed by Ceph: out of order by < 1 µs */
-                assert_true(optrack_event(&op, i + 1)->t <= optrack_event(&op, i)->t + US);
+                assert_true(optrack_event_t(&op, i + 1) <= optrack_event_t(&op, i) + US);
                 continue;
             }
-            assert_true(fabs(real_d[i] - (double)(optrack_event(&op, i + 1)->t - optrack_event(&op, i)->t) / 1e9) <=
+            assert_true(fabs(real_d[i] - (double)(optrack_event_t(&op, i + 1) - optrack_event_t(&op, i)) / 1e9) <=
                         1.001e-6);
             checked++;
         }
         uint32_t l = op.n_events - 1;
-        assert_true(fabs(real_d[l] - (double)(optrack_event(&op, l)->t - op.ev[0].t) / 1e9) <= 1.001e-6);
+        assert_true(fabs(real_d[l] - (double)(optrack_event_t(&op, l) - optrack_initiated(&op)) / 1e9) <= 1.001e-6);
         assert_true(fabs(cJSON_GetObjectItem(o, "duration")->valuedouble - real_d[l]) < 1e-12);
         optrack_release(&op);
     }
@@ -608,9 +608,9 @@ static void test_history_matches_reference(void **state)
         for (;;) {
             int oldest = -1;
             for (int k = 0; k <= i; k++)
-                if (alive[k] && (oldest < 0 || all[k].ev[0].t < all[oldest].ev[0].t))
+                if (alive[k] && (oldest < 0 || all[k].ev_t[0] < all[oldest].ev_t[0]))
                     oldest = k;
-            if (oldest >= 0 && now > all[oldest].ev[0].t && now - all[oldest].ev[0].t > 20 * MS)
+            if (oldest >= 0 && now > all[oldest].ev_t[0] && now - all[oldest].ev_t[0] > 20 * MS)
                 alive[oldest] = 0;
             else
                 break;
@@ -621,8 +621,8 @@ static void test_history_matches_reference(void **state)
                 if (!alive[k])
                     continue;
                 cnt++;
-                sim_time_t dk = all[k].ev[2].t - all[k].ev[0].t;
-                if (shortest < 0 || dk < all[shortest].ev[2].t - all[shortest].ev[0].t)
+                sim_time_t dk = all[k].ev_t[2] - all[k].ev_t[0];
+                if (shortest < 0 || dk < all[shortest].ev_t[2] - all[shortest].ev_t[0])
                     shortest = k;
             }
             if (cnt <= SIZE)
@@ -635,7 +635,7 @@ static void test_history_matches_reference(void **state)
     cJSON *d = historicops_dump(&t, now, 0, 1);
     dumped_tids(d, tids, &n);
     for (int k = 0; k < N; k++)
-        want += alive[k] && now - all[k].ev[0].t <= 20 * MS;
+        want += alive[k] && now - all[k].ev_t[0] <= 20 * MS;
     assert_int_equal(n, want);
     for (int i = 0; i < n; i++)
         assert_true(alive[tids[i]]);
@@ -659,9 +659,9 @@ static void test_mark_keeps_every_event(void **state)
     optrack_mark(&op, "commit_sent", 103 * US);
     optrack_mark(&op, "done", 104 * US);
     assert_int_equal(op.n_events, n0 + 104);
-    assert_string_equal(optrack_event(&op, n0 + 100)->name, "started");
-    assert_string_equal(optrack_event(&op, n0 + 103)->name, "done");
-    assert_true(optrack_event(&op, n0 + 57)->t == 58 * US);
+    assert_string_equal(optrack_event(&op, n0 + 100).name, "started");
+    assert_string_equal(optrack_event(&op, n0 + 103).name, "done");
+    assert_true(optrack_event_t(&op, n0 + 57) == 58 * US);
     cJSON *j = roundtrip(historicops_op(&op, 200 * US, 0));
     const cJSON *evs = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "type_data"), "events");
     assert_int_equal(cJSON_GetArraySize(evs), (int)(n0 + 104));
