@@ -110,32 +110,33 @@ struct optrack_more_event {
 };
 
 struct optrack_op {
-    enum optrack_kind kind;
-    uint32_t client;       /* client.<id> */
+    /* 64-bit fields first, then 32-bit, then bytes: no padding holes */
     uint64_t tid;
-    uint32_t pool;
-    uint32_t pg_seed;      /* printed as pool.<hex seed> */
     uint64_t image_id;     /* rbd_data.<image_id hex>.<objno %016x> */
     uint64_t objno;
-    uint32_t subops;       /* enum optrack_subop bits */
-    uint8_t object;        /* enum optrack_object */
     uint64_t off, len;
+    uint64_t version;      /* pg log version (repop) */
+    uint64_t mlcod;        /* added; repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
     /* more writes in the same op vector (writes appended to a copy-up):
        owned, allocated by optrack_add_write (rare), freed by optrack_release */
-    uint16_t n_more;
     uint32_t (*more_writes)[2]; /* {off, len} */
+    const char *own_name;         /* the name of OPTRACK_EV_OWN events (must outlive the tracker) */
+    struct optrack_more_event *more; /* owned: events past the inline ones (optrack_release frees) */
+    enum optrack_kind kind;
+    uint32_t client;       /* client.<id> */
+    uint32_t pool;
+    uint32_t pg_seed;      /* printed as pool.<hex seed> */
+    uint32_t subops;       /* enum optrack_subop bits */
     uint32_t epoch;
-    uint64_t version;      /* pg log version (repop) */
     /* added; 0 = the default named */
     uint32_t min_epoch;    /* repop "e<epoch>/<min_epoch>" (PG interval start); 0 = epoch */
-    uint64_t mlcod;        /* repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
     uint32_t object_size;  /* set-alloc-hint sizes; 0 = 4194304 */
     uint32_t client_nonce; /* client_addr "127.0.0.1:0/<nonce>"; 0 = derived from client id */
     int32_t result;        /* repop_reply "result = N" */
     uint32_t n_events;
     uint32_t more_cap;
-    const char *own_name;         /* the name of OPTRACK_EV_OWN events (must outlive the tracker) */
-    struct optrack_more_event *more; /* owned: events past the inline ones (optrack_release frees) */
+    uint16_t n_more;       /* entries of more_writes */
+    uint8_t object;        /* enum optrack_object */
     uint8_t ev_id[OPTRACK_INLINE_EVENTS]; /* enum optrack_ev of the inline events */
     sim_time_t ev_t[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
 };
