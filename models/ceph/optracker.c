@@ -461,8 +461,9 @@ void optracker_reset(struct optracker *t)
     t->completed = 0;
 }
 
-/* OpHistory::cleanup(now): age first (by initiated), then size (shortest out). */
-static void history_cleanup(struct optracker *t, sim_time_t now)
+/* OpHistory::cleanup(now), its first half: ops initiated more than
+   osd_op_history_duration ago leave (the oldest first). */
+static void history_age_cut(struct optracker *t, sim_time_t now)
 {
     while (t->recent_n) {
         const struct optrack_op *oldest = &t->recent[t->init_heap[0]];
@@ -470,20 +471,41 @@ static void history_cleanup(struct optracker *t, sim_time_t now)
             break;
         history_remove(t, t->init_heap[0]);
     }
-    while (t->recent_n > t->history_size)
-        history_remove(t, t->dur_heap[0]);
 }
 
+/*
+ * OpHistory::insert then cleanup(now), now = the op's "done".  The outcome
+ * is decided before the copy: the age cut does not depend on the new op (it
+ * leaves with it only if it is itself that old), and when the history is
+ * full and the new op is shorter than its shortest, the size cut would drop
+ * the new op itself (on equal durations the older op is the shorter in the
+ * (duration, seq) order, so it leaves instead).  That is the common case
+ * under load (the 20 slowest are kept), so most ops cost two comparisons,
+ * not a copy and four heap updates.  The set kept is the same; the dumps
+ * sort it by (key, seq), so slot order does not show.
+ */
 void optracker_finish(struct optracker *t, struct optrack_op *op)
 {
     SIM_ASSERT(op->n_events > 0);
+    sim_time_t now = optrack_event_t(op, op->n_events - 1), init = op->ev_t[0];
+    uint64_t seq = t->completed++;
+    history_age_cut(t, now);
+    if (now > init && now - init > t->history_duration)
+        return; /* the age cut would drop it */
+    if (t->recent_n >= t->history_size) {
+        if (!t->recent_n)
+            return; /* osd_op_history_size 0 */
+        const struct optrack_op *shortest = &t->recent[t->dur_heap[0]];
+        if (now - init < optrack_event_t(shortest, shortest->n_events - 1) - shortest->ev_t[0])
+            return; /* the size cut would drop it */
+    }
     history_grow(t, t->recent_n + 1);
     uint32_t s = t->recent_n;
     t->recent[s] = *op; /* the history takes over op's overflow events */
     op->more = NULL;
     op->more_cap = 0;
     op->more_writes = NULL;
-    t->seq[s] = t->completed++;
+    t->seq[s] = seq;
     t->recent_n = t->slowest_n = s + 1;
     t->dur_heap[s] = s;
     t->dur_pos[s] = s;
@@ -491,7 +513,8 @@ void optracker_finish(struct optracker *t, struct optrack_op *op)
     t->init_heap[s] = s;
     t->init_pos[s] = s;
     heap_sift_up(t, H_INIT, s);
-    history_cleanup(t, optrack_event_t(&t->recent[s], t->recent[s].n_events - 1));
+    while (t->recent_n > t->history_size)
+        history_remove(t, t->dur_heap[0]);
 }
 
 struct dump_key {
