@@ -92,7 +92,8 @@ static void assert_same_shape(const cJSON *real, const cJSON *ours, const char *
 
 static void set_events(struct optrack_op *op, const char *const *names, const sim_time_t *t, int n)
 {
-    op->n_events = 0;
+    op->n_events = op->n_inline = 0; /* forget the events (the op keeps any overflow array) */
+    op->own_name = NULL;
     for (int i = 0; i < n; i++)
         optrack_mark(op, names[i], t[i]);
 }
@@ -609,9 +610,9 @@ static void history_vs_reference(sim_time_t grain)
         for (;;) {
             int oldest = -1;
             for (int k = 0; k <= i; k++)
-                if (alive[k] && (oldest < 0 || all[k].ev_t[0] < all[oldest].ev_t[0]))
+                if (alive[k] && (oldest < 0 || all[k].t0 < all[oldest].t0))
                     oldest = k;
-            if (oldest >= 0 && now > all[oldest].ev_t[0] && now - all[oldest].ev_t[0] > 20 * MS)
+            if (oldest >= 0 && now > all[oldest].t0 && now - all[oldest].t0 > 20 * MS)
                 alive[oldest] = 0;
             else
                 break;
@@ -622,8 +623,8 @@ static void history_vs_reference(sim_time_t grain)
                 if (!alive[k])
                     continue;
                 cnt++;
-                sim_time_t dk = all[k].ev_t[2] - all[k].ev_t[0];
-                if (shortest < 0 || dk < all[shortest].ev_t[2] - all[shortest].ev_t[0])
+                sim_time_t dk = optrack_event_t(&all[k], 2) - all[k].t0;
+                if (shortest < 0 || dk < optrack_event_t(&all[shortest], 2) - all[shortest].t0)
                     shortest = k;
             }
             if (cnt <= SIZE)
@@ -636,13 +637,45 @@ static void history_vs_reference(sim_time_t grain)
     cJSON *d = historicops_dump(&t, now, 0, 1);
     dumped_tids(d, tids, &n);
     for (int k = 0; k < N; k++)
-        want += alive[k] && now - all[k].ev_t[0] <= 20 * MS;
+        want += alive[k] && now - all[k].t0 <= 20 * MS;
     assert_int_equal(n, want);
     for (int i = 0; i < n; i++)
         assert_true(alive[tids[i]]);
     cJSON_Delete(d);
     free(tids);
     optracker_fini(&t);
+}
+
+/* Inline times are 32-bit offsets from "initiated": an op longer than
+   4.29 s (or an event stamped before its initiated) keeps its later events
+   with full times, in order, and dumps the same durations. */
+static void test_long_op_times_exact(void **state)
+{
+    (void)state;
+    const sim_time_t t0 = 7000 * (sim_time_t)1000000000 + 123;
+    const sim_time_t t[] = {t0, t0 + 1, t0 + 4294967295ull, t0 + 4294967296ull, t0 + 4294967297ull, t0 - 5,
+                            t0 + 9 * (sim_time_t)1000000000};
+    const char *const names[] = {"initiated", "queued_for_pg", "reached_pg", "started", "op_commit",
+                                 "commit_sent", "done"};
+    struct optrack_op op = real_write_op();
+    for (int i = 0; i < 7; i++)
+        optrack_mark(&op, names[i], t[i]);
+    assert_int_equal(op.n_events, 7);
+    assert_int_equal(op.n_inline, 3); /* t0 + 2^32 - 1 still fits */
+    for (uint32_t i = 0; i < 7; i++) {
+        assert_true(optrack_event_t(&op, i) == t[i]);
+        assert_string_equal(optrack_event(&op, i).name, names[i]);
+    }
+    assert_true(optrack_duration_ns(&op, 0) == 9 * (int64_t)1000000000);
+    struct optracker tr;
+    optracker_init(&tr, 20, 600 * (sim_time_t)1000000000);
+    optracker_finish(&tr, &op);
+    const struct optrack_op **list;
+    assert_int_equal(optracker_history(&tr, t[6], 1, &list), 1);
+    assert_true(optrack_event_t(list[0], 5) == t0 - 5);
+    free(list);
+    optrack_release(&op);
+    optracker_fini(&tr);
 }
 
 static void test_history_matches_reference(void **state)
@@ -712,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_history_duration),
         cmocka_unit_test(test_history_matches_reference),
         cmocka_unit_test(test_mark_keeps_every_event),
+        cmocka_unit_test(test_long_op_times_exact),
     };
     return cmocka_run_group_tests_name("optracker", tests, NULL, NULL);
 }

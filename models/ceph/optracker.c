@@ -264,7 +264,7 @@ const char *optrack_ev_name(enum optrack_ev ev)
 
 void optrack_mark_more(struct optrack_op *op, enum optrack_ev ev, sim_time_t t)
 {
-    uint32_t k = op->n_events - OPTRACK_INLINE_EVENTS;
+    uint32_t k = op->n_events - op->n_inline;
     if (k == op->more_cap) {
         op->more_cap = op->more_cap ? 2 * op->more_cap : OPTRACK_INLINE_EVENTS;
         op->more = sim_xrealloc(op->more, op->more_cap, sizeof *op->more);
@@ -287,7 +287,7 @@ void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t)
 
 struct optrack_event optrack_event(const struct optrack_op *op, uint32_t i)
 {
-    uint8_t ev = i < OPTRACK_INLINE_EVENTS ? op->ev_id[i] : op->more[i - OPTRACK_INLINE_EVENTS].ev;
+    uint8_t ev = i < op->n_inline ? op->ev_id[i] : op->more[i - op->n_inline].ev;
     return (struct optrack_event){ev == OPTRACK_EV_OWN ? op->own_name : ev_names[ev], optrack_event_t(op, i)};
 }
 
@@ -317,7 +317,7 @@ int64_t optrack_duration_ns(const struct optrack_op *op, sim_time_t now)
         return 0;
     struct optrack_event last = optrack_event(op, op->n_events - 1);
     sim_time_t end = last.name && strcmp(last.name, "done") == 0 ? last.t : now;
-    return (int64_t)(end - op->ev_t[0]);
+    return (int64_t)(end - op->t0);
 }
 
 /* ---- the history set: op slots + two indexed min-heaps ---- */
@@ -329,11 +329,11 @@ static int slot_less(const struct optracker *t, int which, uint32_t a, uint32_t 
     const struct optrack_op *x = &t->recent[a], *y = &t->recent[b];
     uint64_t kx, ky;
     if (which == H_DUR) {
-        kx = optrack_event_t(x, x->n_events - 1) - x->ev_t[0];
-        ky = optrack_event_t(y, y->n_events - 1) - y->ev_t[0];
+        kx = optrack_event_t(x, x->n_events - 1) - x->t0;
+        ky = optrack_event_t(y, y->n_events - 1) - y->t0;
     } else {
-        kx = x->ev_t[0];
-        ky = y->ev_t[0];
+        kx = x->t0;
+        ky = y->t0;
     }
     return kx != ky ? kx < ky : t->seq[a] < t->seq[b];
 }
@@ -467,7 +467,7 @@ static void history_age_cut(struct optracker *t, sim_time_t now)
 {
     while (t->recent_n) {
         const struct optrack_op *oldest = &t->recent[t->init_heap[0]];
-        if (!(now > oldest->ev_t[0] && now - oldest->ev_t[0] > t->history_duration))
+        if (!(now > oldest->t0 && now - oldest->t0 > t->history_duration))
             break;
         history_remove(t, t->init_heap[0]);
     }
@@ -487,7 +487,7 @@ static void history_age_cut(struct optracker *t, sim_time_t now)
 void optracker_finish(struct optracker *t, struct optrack_op *op)
 {
     SIM_ASSERT(op->n_events > 0);
-    sim_time_t now = optrack_event_t(op, op->n_events - 1), init = op->ev_t[0];
+    sim_time_t now = optrack_event_t(op, op->n_events - 1), init = op->t0;
     uint64_t seq = t->completed++;
     history_age_cut(t, now);
     if (now > init && now - init > t->history_duration)
@@ -496,7 +496,7 @@ void optracker_finish(struct optracker *t, struct optrack_op *op)
         if (!t->recent_n)
             return; /* osd_op_history_size 0 */
         const struct optrack_op *shortest = &t->recent[t->dur_heap[0]];
-        if (now - init < optrack_event_t(shortest, shortest->n_events - 1) - shortest->ev_t[0])
+        if (now - init < optrack_event_t(shortest, shortest->n_events - 1) - shortest->t0)
             return; /* the size cut would drop it */
     }
     history_grow(t, t->recent_n + 1);
@@ -542,7 +542,7 @@ uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_dur
     uint32_t n = 0;
     for (uint32_t s = 0; s < t->recent_n; s++) {
         const struct optrack_op *op = &t->recent[s];
-        sim_time_t init = op->ev_t[0];
+        sim_time_t init = op->t0;
         if (now > init && now - init > t->history_duration)
             continue; /* cleanup(now) would drop it */
         keys[n++] = (struct dump_key){by_duration ? optrack_event_t(op, op->n_events - 1) - init : init, t->seq[s], s};

@@ -117,6 +117,7 @@ struct optrack_op {
     uint64_t off, len;
     uint64_t version;      /* pg log version (repop) */
     uint64_t mlcod;        /* added; repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
+    sim_time_t t0;         /* the first event's time ("initiated"): inline times are offsets from it */
     /* more writes in the same op vector (writes appended to a copy-up):
        owned, allocated by optrack_add_write (rare), freed by optrack_release */
     uint32_t (*more_writes)[2]; /* {off, len} */
@@ -137,8 +138,12 @@ struct optrack_op {
     uint32_t more_cap;
     uint16_t n_more;       /* entries of more_writes */
     uint8_t object;        /* enum optrack_object */
+    uint8_t n_inline;      /* events 0..n_inline-1 are inline, the rest in more */
     uint8_t ev_id[OPTRACK_INLINE_EVENTS]; /* enum optrack_ev of the inline events */
-    sim_time_t ev_t[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
+    /* ns after t0 of the inline events: an op shorter than 4.29 s keeps all
+       its times in 4 bytes each; an event later than that (or earlier than
+       t0) and every event after it go to more, with its full time */
+    uint32_t ev_dt[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
 };
 
 /* Record an event past the inline ones (grows op->more geometrically). */
@@ -147,9 +152,14 @@ void optrack_mark_more(struct optrack_op *op, enum optrack_ev ev, sim_time_t t);
 /* Record the table's event ev on op at time t (the hot path: two stores). */
 static inline void optrack_mark_ev(struct optrack_op *op, enum optrack_ev ev, sim_time_t t)
 {
-    if (op->n_events < OPTRACK_INLINE_EVENTS) {
-        op->ev_id[op->n_events] = (uint8_t)ev;
-        op->ev_t[op->n_events++] = t;
+    uint32_t n = op->n_events;
+    if (!n)
+        op->t0 = t;
+    if (n == op->n_inline && n < OPTRACK_INLINE_EVENTS && t - op->t0 <= UINT32_MAX) {
+        op->ev_id[n] = (uint8_t)ev;
+        op->ev_dt[n] = (uint32_t)(t - op->t0);
+        op->n_inline = (uint8_t)(n + 1);
+        op->n_events = n + 1;
     } else {
         optrack_mark_more(op, ev, t);
     }
@@ -166,13 +176,13 @@ struct optrack_event optrack_event(const struct optrack_op *op, uint32_t i);
 /* The op's first event's time ("initiated"); 0 for an op with no events. */
 static inline sim_time_t optrack_initiated(const struct optrack_op *op)
 {
-    return op->n_events ? op->ev_t[0] : 0;
+    return op->n_events ? op->t0 : 0;
 }
 
 /* The time of the i-th event (i < n_events). */
 static inline sim_time_t optrack_event_t(const struct optrack_op *op, uint32_t i)
 {
-    return i < OPTRACK_INLINE_EVENTS ? op->ev_t[i] : op->more[i - OPTRACK_INLINE_EVENTS].t;
+    return i < op->n_inline ? op->t0 + op->ev_dt[i] : op->more[i - op->n_inline].t;
 }
 
 /* Append a write {off, len} to the op vector's description (copy-up

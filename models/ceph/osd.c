@@ -73,7 +73,7 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
 {
     /* the op tracker's event array is filled as events come: zero the rest */
     struct osd_op *op = pool_get_raw(&o->c->op_pool);
-    memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev_t));
+    memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev_dt));
     op->kind = kind;
     op->osd = o;
     op->pg = &o->pgs[cluster_pg_local(o->c, pgid, o->id)];

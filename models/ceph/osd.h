@@ -44,7 +44,7 @@ struct osd_op {
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
     sim_time_t t_rep[3];     /* primary: the latest-committing replica's initiated, started, commit_sent */
     struct store_txc txc;      /* the object store's transaction for this op */
-    struct optrack_op track; /* last: op_new zeroes everything before track.ev_t */
+    struct optrack_op track; /* last: op_new zeroes everything before track.ev_dt */
 };
 
 /* An OSD's local state of one PG. */
