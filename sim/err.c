@@ -8,8 +8,32 @@ int sim_errf(struct sim_err *err, int code, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        char *full = NULL;
+        int n = vasprintf(&full, fmt, ap);
         va_end(ap);
+        size_t cap = sizeof err->msg;
+        if (n < 0 || !full) {
+            snprintf(err->msg, cap, "(no memory for the message of error %d)", code);
+        } else if ((size_t)n < cap) {
+            memcpy(err->msg, full, (size_t)n + 1);
+        } else {
+            /* Too long: an echoed value (a 10,000-character string) must not
+               push the reason out.  Messages start with the file and path
+               and end with the reason, so the middle goes. */
+            char mid[48];
+            size_t head = SIM_ERR_HEAD;
+            /* the marker's length with the total as the count: an upper bound */
+            int m = snprintf(mid, sizeof mid, " [... %zu bytes left out ...] ", (size_t)n);
+            size_t tail = cap - 1 - head - (size_t)m;
+            while (head > 0 && ((unsigned char)full[head] & 0xc0) == 0x80)
+                head--; /* do not cut a UTF-8 character */
+            size_t from = (size_t)n - tail;
+            while (from < (size_t)n && ((unsigned char)full[from] & 0xc0) == 0x80)
+                from++;
+            snprintf(mid, sizeof mid, " [... %zu bytes left out ...] ", from - head);
+            snprintf(err->msg, cap, "%.*s%s%s", (int)head, full, mid, full + from);
+        }
+        free(full);
         /* one line, whatever the input echoed into it: tabs become spaces,
            newlines and other control bytes '?' */
         for (char *p = err->msg; *p; p++)

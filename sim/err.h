@@ -17,7 +17,13 @@ struct sim_err {
     char msg[512];  /* one line, no trailing newline */
 };
 
-/* Fill err (may be NULL) with a printf-style message; returns code (negative). */
+/* Bytes of a too-long message kept before the elided middle (the file and
+   JSON path); the end (the reason) fills the rest of msg. */
+#define SIM_ERR_HEAD 200
+
+/* Fill err (may be NULL) with a printf-style message; returns code (negative).
+   A message longer than msg keeps its start and its end with the length of
+   what was left out between them. */
 int sim_errf(struct sim_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -65,7 +65,7 @@ int param_check_range(const struct param_def *d, double v, const char *file, con
                       struct sim_err *err)
 {
     if (!isfinite(v) || v < d->min || v > d->max)
-        return sim_errf(err, -ERANGE, "%s: %s: %g is out of range [%g, %g]%s%s", file, path, v,
+        return sim_errf(err, -ERANGE, "%s: %s: %.10g is out of range [%.10g, %.10g]%s%s", file, path, v,
                         d->min, d->max, d->unit ? " " : "", d->unit ? d->unit : "");
     return 0;
 }
@@ -187,7 +187,8 @@ static void format_range(const struct param_def *d, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (d->type == PARAM_INT || d->type == PARAM_DOUBLE) {
-        snprintf(buf, n, "%g..%g", d->min, d->max);
+        /* exact: a documented limit must be a value one can type */
+        snprintf(buf, n, d->type == PARAM_INT ? "%.0f..%.0f" : "%.10g..%.10g", d->min, d->max);
     } else if (d->type == PARAM_ENUM) {
         for (int i = 0; d->choices[i]; i++) {
             strncat(buf, i ? "|" : "", n - strlen(buf) - 1);

@@ -1534,9 +1534,102 @@ static void test_copied_up_fraction(void **state)
     check_copied_up(1, 1);
 }
 
+/*
+ * The kernel client (krbd.c) against librbd on the same cluster.  QD=1: with
+ * every stage's CPU fixed (cv 0, no C-states, performance governor at the
+ * reference clock) the latency drops by exactly the librbd stages the kernel
+ * path does not run, less its own, plus the io_context wake-up it does not
+ * pay: (librbd_dispatch 18 + objecter_submit 10 + objecter_complete 6 +
+ * librbd_complete 10) - (krbd_dispatch 6 + krbd_osdc_submit 6 + krbd_complete 4)
+ * + thread_wake 6 = 34 us.  Saturation (QD=128, one client, OSDs not the
+ * limit): librbd is held by its single io_context thread (dispatch + objecter
+ * submit + complete = 38 us a write: <= 26.3k IOPS), krbd's per-CPU kworkers
+ * and per-OSD connections are not.
+ */
+static void test_krbd_vs_librbd(void **state)
+{
+    static const char *const fixed[] = {
+        "cost.cpu_work_cv=0", "hw.nvme.latency_cv=0", "hw.nvme.tail_spike_prob=0", "cluster.max_cstate=POLL",
+        "cluster.governor=performance", "hw.cpu.ref_clock_ghz=3.3", "hw.cpu.cross_ccx_wake_extra_us=0"};
+    struct run lib, kern;
+    run_jobs(&lib, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\ntime_based\n", fixed, 7);
+    run_jobs(&kern, "[q]\nioengine=libaio\nfilename=/dev/rbd0\ndirect=1\nrw=randwrite\nbs=4k\niodepth=1\n"
+                    "time_based\n", fixed, 7);
+    assert_string_equal(cluster_client_kind(lib.c, 0), "librbd");
+    assert_string_equal(cluster_client_kind(kern.c, 0), "krbd");
+    double l_lib = hist_mean(&wstats(&lib, 0)->lat) / 1e3, l_k = hist_mean(&wstats(&kern, 0)->lat) / 1e3;
+    double removed = (18 + 10 + 6 + 10) - (6 + 6 + 4) + 6;
+    if (fabs((l_lib - l_k) - removed) > 2.0)
+        fail_msg("QD=1: librbd %.1f us, krbd %.1f us: %.1f us apart, expected %.1f", l_lib, l_k, l_lib - l_k, removed);
+    run_free(&lib);
+    run_free(&kern);
+
+    /* saturation: 8 x 4 OSDs, size 1, so that the client is what limits */
+    static const char *const sat[] = {"cluster.hosts=8", "cluster.osds_per_host=4", "pool.size=1", "pool.min_size=1",
+                                      "pool.pg_num=256", "sim.duration_s=0.2"};
+    run_jobs(&lib, "[q]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=128\ntime_based\nnorandommap\n", sat, 6);
+    run_jobs(&kern, "[q]\nioengine=io_uring\nfilename=/dev/rbd0\ndirect=1\nrw=randwrite\nbs=4k\niodepth=128\n"
+                    "time_based\nnorandommap\n", sat, 6);
+    double i_lib = job_iops(&lib, FIO_DDIR_WRITE), i_k = job_iops(&kern, FIO_DDIR_WRITE);
+    if (i_lib > 1e6 / 38 * 1.05)
+        fail_msg("librbd %.0f IOPS above its io_context thread's bound %.0f", i_lib, 1e6 / 38);
+    if (i_k < 2 * i_lib)
+        fail_msg("krbd %.0f IOPS not well above librbd's %.0f", i_k, i_lib);
+    run_free(&lib);
+    run_free(&kern);
+}
+
+/* What the kernel client does not model is refused, naming the job. */
+static void test_krbd_refusals(void **state)
+{
+    struct scenario sc;
+    struct sim_err err = {0};
+    char *text = scenario_text("[a]\nioengine=rbd\nrw=randwrite\n[b]\nioengine=libaio\nfilename=/dev/rbd0\n"
+                               "direct=1\nrw=randwrite\n");
+    assert_int_equal(scenario_load(&sc, NULL, text, "inline.json", NULL, 0, &err), 0);
+    free(text);
+    struct cluster_spec spec;
+    assert_int_equal(scenario_to_spec(&sc, 0, &spec, &err), 0);
+    assert_null(cluster_create(&spec, &err));
+    assert_non_null(strstr(err.msg, "job 'b': a kernel client (krbd) writing an image another client writes"));
+    scenario_free(&sc);
+
+    text = scenario_text("[b]\nioengine=libaio\nfilename=/dev/rbd0\nrw=randwrite\n");
+    assert_true(scenario_load(&sc, NULL, text, "inline.json", NULL, 0, &err) < 0);
+    free(text);
+    assert_non_null(strstr(err.msg, "without direct=1 goes through the page cache"));
+
+    text = scenario_text("[o]\nioengine=rbd\nrw=write\noffset=2g\n");
+    assert_int_equal(scenario_load(&sc, NULL, text, "inline.json", NULL, 0, &err), 0);
+    free(text);
+    assert_int_equal(scenario_to_spec(&sc, 0, &spec, &err), 0);
+    assert_null(cluster_create(&spec, &err));
+    assert_string_equal(err.msg, "job 'o': offset=2147483648 is at or beyond the end of the image (1073741824 bytes)");
+    scenario_free(&sc);
+}
+
+/* Jobs on one /dev/rbdN share its mapping: one client.<id> at the OSDs (one
+   tid sequence), no exclusive-lock handover between them. */
+static void test_krbd_shared_mapping(void **state)
+{
+    struct run r;
+    run_jobs(&r, "[q]\nioengine=libaio\nfilename=/dev/rbd0\ndirect=1\nrw=randwrite\nbs=4k\niodepth=4\nnumjobs=3\n"
+                 "time_based\n", NULL, 0);
+    assert_int_equal(cluster_n_jobs(r.c), 3);
+    assert_true(r.n > 100);
+    for (size_t i = 1; i < r.n; i++)
+        assert_int_equal(r.ops[i].client, r.ops[0].client);
+    for (int j = 0; j < 3; j++)
+        assert_true(wstats(&r, j)->total_ios > 30);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_krbd_vs_librbd),
+        cmocka_unit_test(test_krbd_refusals),
+        cmocka_unit_test(test_krbd_shared_mapping),
         cmocka_unit_test(test_striping_order22),
         cmocka_unit_test(test_striping_order20),
         cmocka_unit_test(test_object_names_and_pgs),

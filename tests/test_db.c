@@ -407,6 +407,14 @@ static void query_questions(void **state)
     o = (struct query_opts){.db_path = f->path, .action = QUERY_BEST, .metric = "latency"};
     assert_true(query_run(&o, stdout, &err) < 0);
     assert_non_null(strstr(err.msg, "unknown metric 'latency'"));
+    /* an axis named without its section and quotes: the column to write */
+    o = (struct query_opts){.db_path = f->path, .action = QUERY_BEST, .metric = "iops", .where = "iodepth=1"};
+    assert_true(query_run(&o, stdout, &err) < 0);
+    assert_non_null(strstr(err.msg, "no such column: iodepth (the axis is the column \"fio.iodepth\": quote it, "
+                                    "e.g. --where '\"fio.iodepth\"=1')"));
+    o.where = "frobs=1";
+    assert_true(query_run(&o, stdout, &err) < 0);
+    assert_null(strstr(err.msg, "the axis is"));
     o = (struct query_opts){.db_path = f->path, .action = QUERY_SUMMARY, .sweep = "nope"};
     assert_true(query_run(&o, stdout, &err) < 0);
     assert_non_null(strstr(err.msg, "no sweep named 'nope'"));

@@ -427,6 +427,15 @@ static void test_rw_seq_nr(void **state)
     for (int i = 0; i < 8; i++)
         assert_int_equal(next_off(&x, NULL), want[i] * KIB);
     gen_close(&x);
+
+    /* rw=read:-8k (fio's examples/backwards-read.fio) with 4k blocks: 4k back
+       after each read; from 0 the next step passes the start and wraps to the
+       end, size - 8k (io_u.c get_next_seq_offset) */
+    gen_open(&x, "[b]\nrw=read:-8k\nbs=4k\n", 1, 1, 64 * KIB);
+    static const uint64_t back[] = {0, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0, 56};
+    for (int i = 0; i < 17; i++)
+        assert_int_equal(next_off(&x, NULL), back[i] * KIB);
+    gen_close(&x);
 }
 
 /* ---- block sizes ---- */

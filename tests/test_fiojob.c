@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fiojob.h"
+#include "fioopts.h"
 #include "jsonu.h"
 
 #define DATA "tests/data/fio/"
@@ -368,7 +369,8 @@ static void test_var_expansion(void **state)
     /* default lookup is the environment; unset expands to empty -> missing value */
     unsetenv("FIOJOB_TEST_UNSET");
     parse_str_err("[j]\niodepth=${FIOJOB_TEST_UNSET}\n", &err);
-    assert_string_equal(err.msg, "t.fio:2: iodepth: missing value");
+    assert_string_equal(err.msg, "t.fio:2: iodepth: missing value (${FIOJOB_TEST_UNSET} is not set: fio substitutes "
+                                 "an empty value)");
 }
 
 static void test_rw_modes(void **state)
@@ -579,12 +581,13 @@ static void test_err_unknown_option(void **state)
     int rc = fiojob_parse_file(DATA "bad_unknown.fio", NULL, &jf, &err);
     assert_int_equal(rc, -EINVAL);
     assert_string_equal(err.msg,
-                        "tests/data/fio/bad_unknown.fio:5: unknown option 'iodepht' (did you mean 'iodepth'?)");
+                        "tests/data/fio/bad_unknown.fio:5: unknown option 'iodepht': fio has no such option "
+                        "(did you mean 'iodepth'?)");
     assert_int_equal(jf.n_jobs, 0);
     assert_null(jf.global_options);
 
     parse_str_err("[j]\nfrobnicate=1\n", &err);
-    assert_string_equal(err.msg, "t.fio:2: unknown option 'frobnicate'");
+    assert_string_equal(err.msg, "t.fio:2: unknown option 'frobnicate': fio has no such option");
 }
 
 static void test_err_bad_values(void **state)
@@ -603,8 +606,10 @@ static void test_err_bad_values(void **state)
         { "[j]\nkb_base=512\n", "t.fio:2: kb_base: value '512' must be 1000 or 1024" },
         { "[j]\nsize=99999999999999999999\n", "t.fio:2: size: value '99999999999999999999' too large" },
         { "[j]\nsize=20000000p\n", "t.fio:2: size: value '20000000p' too large" },
-        { "[j]\nloops=2\n", "t.fio:2: loops: option 'loops' is not supported by cephsim" },
-        { "[j]\nverify=md5\n", "t.fio:2: verify: only verify=0 (or none) is supported" },
+        { "[j]\nloops=2\n", "t.fio:2: fio option loops is not modelled by cephsim (it would change: the job "
+                             "repeated that many times)" },
+        { "[j]\nverify=md5\n", "t.fio:2: fio option verify is not modelled by cephsim (it would change: the "
+                               "written blocks read back and checked; only verify=0 or none is accepted)" },
         { "[j]\nbs=1k,2k,3k,4k\n", "t.fio:2: bs: more than three comma-separated values" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -725,7 +730,8 @@ static void test_set_override(void **state)
     assert_string_equal(err.msg, "--set fio.iodepth: value '0' out of range [1, 65536]");
     assert_int_equal(jf.jobs[0].iodepth, 128);
     assert_int_equal(fiojob_set(&jf, "iodeph", "4", &err), -EINVAL);
-    assert_string_equal(err.msg, "--set fio.iodeph: unknown option 'iodeph' (did you mean 'iodepth'?)");
+    assert_string_equal(err.msg, "--set fio.iodeph: unknown option 'iodeph': fio has no such option (did you mean "
+                                 "'iodepth'?)");
     char *huge = calloc(5000, 1);
     memset(huge, '7', 4999);
     assert_int_equal(fiojob_set(&jf, "description", huge, &err), -EINVAL);
@@ -898,6 +904,160 @@ static void test_lab_captures(void **state)
         skip();
 }
 
+/* ---- fio's vocabulary ------------------------------------------------------ */
+
+static const char *no_vars(void *ctx, const char *name)
+{
+    return NULL;
+}
+
+/* Every name fio 3.33 has is known: never "unknown option", for general
+   options and for engine options under their own engine. */
+static void test_every_fio_option_known(void **state)
+{
+    int unknown = 0;
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        const struct fio_optinfo *o = &fio_optinfo_table[i];
+        char text[512], eng[64] = "";
+        if (o->engines)
+            snprintf(eng, sizeof eng, "ioengine=%.*s\n", (int)strcspn(o->engines, ","), o->engines);
+        snprintf(text, sizeof text, "[j]\n%s%s=1\n", eng, o->name);
+        struct fio_jobfile jf;
+        struct sim_err err = { 0 };
+        if (fiojob_parse_string(text, "t.fio", NULL, NULL, &jf, &err) == 0) {
+            fiojob_free(&jf);
+            continue;
+        }
+        if (strstr(err.msg, "unknown option")) {
+            print_error("%s\n", err.msg);
+            unknown++;
+        }
+    }
+    assert_int_equal(unknown, 0);
+    assert_true(fio_optinfo_count > 300);
+}
+
+static void test_vocabulary_messages(void **state)
+{
+    static const struct { const char *text, *msg; } cases[] = {
+        /* fio has it: not modelled, with what it would change */
+        { "[j]\nsync=1\n", "t.fio:2: fio option sync is not modelled by cephsim (it would change: O_SYNC writes: "
+                           "a cache flush or FUA with every write)" },
+        { "[j]\nrate=10m\n", "t.fio:2: fio option rate is not modelled by cephsim (it would change: a bandwidth "
+                             "cap; cephsim paces by rate_iops only)" },
+        /* fio's own help when no reason is written down */
+        { "[j]\ncreate_on_open=1\nfadvise_hint=1\n",
+          "t.fio:3: fio option fadvise_hint is not modelled by cephsim (it would change: Use fadvise() to advise the "
+          "kernel on IO pattern)" },
+        /* an engine's option, named as that engine's, whatever the order */
+        { "[j]\nport=8080\nioengine=net\n", "t.fio:2: ioengine=net is not modelled by cephsim (fio's rbd engine and "
+                                           "block engines on a mapped /dev/rbdN are), nor its option port" },
+        { "[j]\nioengine=rbd\nport=8080\n", "t.fio:3: option 'port' belongs to fio's libhdfs,librpma_apm_client,"
+                                           "librpma_apm_server,librpma_gpspm_client,librpma_gpspm_server,net,netsplice,"
+                                           "rdma engines, not to ioengine=rbd (fio itself would refuse it: \"Bad option\")" },
+        { "[j]\npool=rbd\nioengine=libaio\n", "t.fio:2: option 'pool' belongs to fio's dfs,rados,rbd engines, not "
+                                             "to ioengine=libaio (fio itself would refuse it: \"Bad option\")" },
+        { "[j]\nioengine=libaio\nuserspace_reap\n", "t.fio:3: fio's libaio engine option userspace_reap is not "
+                                                   "modelled by cephsim (it would change: Use alternative user-space "
+                                                   "reap implementation)" },
+        { "[j]\nioengine=rbd\nbusy_poll=1\n", "t.fio:3: fio's rbd engine option busy_poll=1 is not modelled by "
+                                             "cephsim (fio would spin on rbd_poll_io_events instead of sleeping until "
+                                             "a completion)" },
+        /* fio does not have it: did-you-means from fio's names */
+        { "[j]\nthreads=1\n", "t.fio:2: unknown option 'threads': fio has no such option (did you mean 'thread'?)" },
+        { "[j]\nfdp=1\n", "t.fio:2: unknown option 'fdp': fio-3.42-135-gf5344384 has it, fio-3.33 (Debian 12's fio, "
+                          "which cephsim follows) does not" },
+        /* values */
+        { "[j]\nrw=randread:-8\n", "t.fio:2: rw: value '-8' must not be negative" },
+        { "[j]\nrw=${FIO_RW}\n", "t.fio:2: rw: missing value (read, write, randread, randwrite, rw, randrw) "
+                                 "(${FIO_RW} is not set: fio substitutes an empty value)" },
+        { "[j]\nsize=5*1024*$mb_memory\n", "t.fio:2: size: '5*1024*$mb_memory': fio's arithmetic expressions are "
+                                            "not supported by cephsim (give the value)" },
+        { "[j]\nrandom_distribution=sequence:2,0,1\n", "t.fio:2: random_distribution: 'sequence' is not a "
+                                                       "distribution of fio-3.33 (Debian 12's fio, which cephsim "
+                                                       "follows; a later fio added it): random, zipf, pareto, normal, "
+                                                       "zoned, zoned_abs" },
+        { "[j]\niodepth_batch=8\nioengine=libaio\n", "t.fio:2: fio option iodepth_batch is not modelled by cephsim "
+                                                 "for ioengine=libaio (its commit would hold I/Os until 8 are queued); "
+                                                 "only the rbd engine, which has each I/O in flight when queued, takes it" },
+        { "[j]\niodepth_low=4\n", "t.fio:2: fio option iodepth_low is not modelled by cephsim (fio would let the "
+                                  "queue drain to iodepth_low before refilling it); only iodepth_low=0, fio's default, "
+                                  "is accepted" },
+    };
+    struct fiojob_vars vars = { no_vars, NULL };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fio_jobfile jf;
+        struct sim_err err = { 0 };
+        assert_true(fiojob_parse_string(cases[i].text, "t.fio", NULL, &vars, &jf, &err) < 0);
+        if (strcmp(err.msg, cases[i].msg))
+            fail_msg("case %zu: got \"%s\", want \"%s\"", i, err.msg, cases[i].msg);
+    }
+    /* harmless ones are accepted and listed as ignored; zoned distributions parse */
+    struct fio_jobfile jf;
+    parse_str_ok("[j]\nioengine=rbd\nbusy_poll=0\nnumjobs=1\nthread\nbuffer_pattern=0xdeadbeef\niodepth_batch=16\n"
+                 "random_distribution=zoned:50/5:30/15:20/\n", &jf);
+    assert_true(is_ignored(&jf, "busy_poll"));
+    assert_true(is_ignored(&jf, "buffer_pattern"));
+    assert_int_equal(jf.jobs[0].n_zones[0], 3);
+    assert_int_equal(jf.jobs[0].zones[0][2].size_pct, 80);
+    fiojob_free(&jf);
+    /* fio's backwards read: a negative sequential skip, written back as given */
+    parse_str_ok("[j]\nrw=read:-8k\n", &jf);
+    assert_int_equal(jf.jobs[0].rw_seq_add, -8192);
+    char *t = fiojob_to_text(&jf);
+    assert_non_null(strstr(t, "\nrw=read:-8k\n"));
+    free(t);
+    fiojob_free(&jf);
+}
+
+/* A block engine on a mapped RBD device is the kernel client; anything else is not. */
+static void test_kernel_client(void **state)
+{
+    static const struct { const char *text; bool krbd; } cases[] = {
+        { "[j]\nioengine=libaio\nfilename=/dev/rbd0\n", true },
+        { "[j]\nioengine=io_uring\nfilename=/dev/rbd/rbd/vol1\n", true },
+        { "[j]\nioengine=psync\nfilename=/dev/rbd12\n", true },
+        { "[j]\nioengine=libaio\nfilename=/dev/rbd0p1x\n", false },
+        { "[j]\nioengine=libaio\nfilename=/dev/nvme0n1\n", false },
+        { "[j]\nioengine=rbd\nfilename=/dev/rbd0\n", false },
+        { "[j]\nioengine=libaio\nfilename=/dev/rbd0:/dev/rbd1\n", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fio_jobfile jf;
+        parse_str_ok(cases[i].text, &jf);
+        if (jf.jobs[0].kernel_client != cases[i].krbd)
+            fail_msg("case %zu: kernel_client %d", i, jf.jobs[0].kernel_client);
+        fiojob_free(&jf);
+    }
+    struct fio_jobfile jf;
+    struct sim_err err = { 0 };
+    parse_str_ok("[j]\nioengine=libaio\nfilename=/dev/rbd0\n", &jf);
+    assert_int_equal(fiojob_set(&jf, "ioengine", "rbd", &err), 0);
+    assert_false(jf.jobs[0].kernel_client);
+    fiojob_free(&jf);
+}
+
+/* Job names that cannot be a section header survive fiojob_to_text. */
+static void test_to_text_names(void **state)
+{
+    static const char *const names[] = { "", "global-ish", "a]b", "plain" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[j]\nname=%s\n", names[i]);
+        struct fio_jobfile a, b;
+        struct sim_err err = { 0 };
+        parse_str_ok(text, &a);
+        char *t = fiojob_to_text(&a);
+        if (fiojob_parse_string(t, "n.fio", NULL, NULL, &b, &err))
+            fail_msg("name '%s': %s\n%s", names[i], err.msg, t);
+        assert_int_equal(b.n_jobs, 1);
+        assert_string_equal(b.jobs[0].name, names[i]);
+        free(t);
+        fiojob_free(&a);
+        fiojob_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -924,6 +1084,10 @@ int main(void)
         cmocka_unit_test(test_parse_string_base_dir),
         cmocka_unit_test(test_set_override),
         cmocka_unit_test(test_to_text_roundtrip),
+        cmocka_unit_test(test_every_fio_option_known),
+        cmocka_unit_test(test_vocabulary_messages),
+        cmocka_unit_test(test_kernel_client),
+        cmocka_unit_test(test_to_text_names),
         cmocka_unit_test(test_to_text_content),
         cmocka_unit_test(test_lab_captures),
     };

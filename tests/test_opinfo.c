@@ -457,6 +457,9 @@ struct rel_row {
 };
 
 static const struct rel_row rel_rows[] = {
+    /* v12.2.8 src/osd/PrimaryLogPG.h:770 get_rw_locks: write_ordered && may_read() -> RWEXCL */
+    {"12.2.8", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
+    {"luminous", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"16.2.14", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"16.2.15", true, false, false, RW_LOCK_RULE_EXCL_IF_READ_DATA},
     {"15.2.17", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
@@ -466,7 +469,6 @@ static const struct rel_row rel_rows[] = {
     {"18.2.3", false, true, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"18.2.4", true, true, false, RW_LOCK_RULE_EXCL_IF_READ_DATA},
     {"19.2.0", true, true, false, RW_LOCK_RULE_EXCL_IF_READ_DATA},
-    {"20.2.0", true, true, false, RW_LOCK_RULE_EXCL_IF_READ_DATA},
     {"pacific", false, false, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"quincy", false, true, false, RW_LOCK_RULE_EXCL_IF_READ},
     {"reef", false, true, false, RW_LOCK_RULE_EXCL_IF_READ}, /* a bare name = 18.2.0 */
@@ -489,10 +491,12 @@ static void test_release_rule_table(void **state)
             fail_msg("%s: fix=%d mclock=%d crimson=%d rule=%d, want %d %d %d %d", r->release, t.fix_53593,
                      t.mclock, t.crimson, rule, r->fix, r->mclock, r->crimson, r->rule);
         /* the op queue default follows the release unless set explicitly */
-        ceph_options_apply_release(&o, &t, false);
+        assert_int_equal(ceph_options_apply_release(&o, &t, NULL, &err), 0);
         assert_int_equal(o.osd_op_queue, r->mclock ? OSD_OP_QUEUE_MCLOCK : OSD_OP_QUEUE_WPQ);
         o.osd_op_queue = OSD_OP_QUEUE_WPQ;
-        ceph_options_apply_release(&o, &t, true);
+        bool given[128] = {false};
+        given[param_find(ceph_option_params, "osd_op_queue") - ceph_option_params] = true;
+        assert_int_equal(ceph_options_apply_release(&o, &t, given, &err), 0);
         assert_int_equal(o.osd_op_queue, OSD_OP_QUEUE_WPQ);
     }
 }
@@ -537,7 +541,8 @@ static void test_rw_lock_rule_override(void **state)
 
 static void test_release_parse_errors(void **state)
 {
-    const char *bad[] = {"banana", "", "9.2.1", "16.2.14x", "16.2.14.1", "100.0.0"};
+    const char *bad[] = {"banana", "", "9.2.1", "16.2.14x", "16.2.14.1", "100.0.0", "20.2.0", "tentacle", "13.2.10",
+                         "16.1.0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct release_traits t;
         struct sim_err err = {0};

@@ -243,7 +243,7 @@ static int client_ops(const struct tops *ts, struct top **out)
 /* ---- perf dump ---- */
 
 struct perf_sum {
-    double op, op_r, op_w, op_rw, subop_w, op_w_in_bytes, lock_waits, requeues;
+    double op, op_r, op_w, op_rw, subop_w, op_w_in_bytes, op_rw_in_bytes, lock_waits, requeues;
 };
 
 static void perf_load(struct cluster *c, struct perf_sum *p, bool check_each)
@@ -262,6 +262,7 @@ static void perf_load(struct cluster *c, struct perf_sum *p, bool check_each)
         p->op_rw += rw;
         p->subop_w += num(osd, "subop_w");
         p->op_w_in_bytes += num(osd, "op_w_in_bytes");
+        p->op_rw_in_bytes += num(osd, "op_rw_in_bytes");
         p->lock_waits += num(cs, "rw_lock_waits");
         p->requeues += num(cs, "requeues");
         cJSON_Delete(d);
@@ -728,7 +729,7 @@ static void clone_story(struct top *v, int n, struct clone_story *cs)
             bool parent_read = false;
             for (int k = j + 1; k < i; k++) {
                 uint64_t po;
-                if (!obj_of_image(v[k].oid, CLONE_ID, &po) && strstr(v[k].ops, "read 0~4194304") &&
+                if (!obj_of_image(v[k].oid, CLONE_ID, &po) && strstr(v[k].ops, "read 0~") &&
                     !strcmp(strrchr(v[k].oid, '.'), strrchr(v[i].oid, '.')))
                     parent_read = true;
             }
@@ -770,6 +771,58 @@ static void test_fresh_clone_enoent_then_copyup(void **state)
     free(v);
     tops_free(&ts);
     run_end(&r);
+}
+
+/*
+ * What a copy-up carries (CopyupRequest::prepare_copyup_data, cls_rbd
+ * sparse_copyup / copyup), seen as the primaries' op_rw_in_bytes (log_op_stats
+ * counts the request's data): every op_rw here is a 4 KiB guarded write or a
+ * copy-up of 4 KiB plus the parent data, so op_rw_in_bytes - 4096 x op_rw is
+ * the parent data of all copy-ups.  By hand, per copy-up of a 4 MiB object:
+ *  - 16.2.15, parent fully written: sparse, less the 4 KiB the write
+ *    overwrites: 4 MiB - 4096;
+ *  - 14.2.16 (no sparse_copyup before require_osd_release octopus): the
+ *    whole object, 4 MiB;
+ *  - parent never written: nothing (the class only creates the object);
+ *  - parent written over its first half (16.2.15): 2 MiB less 4096 when the
+ *    write falls in that half, 2 MiB when not: between the two.
+ */
+static void test_copyup_carries_parent_data(void **state)
+{
+    const struct {
+        const char *release, *written;
+        double lo, hi; /* parent bytes per copy-up */
+    } cases[] = {
+        {"ceph.release=16.2.15", "image.parent_written=1", 4194304 - 4096, 4194304 - 4096},
+        {"ceph.release=14.2.16", "image.parent_written=1", 4194304, 4194304},
+        {"ceph.release=16.2.15", "image.parent_written=0", 0, 0},
+        {"ceph.release=16.2.15", "image.parent_written=0.5", 2097152 - 4096, 2097152},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *sets[7];
+        for (int k = 0; k < 5; k++)
+            sets[k] = fresh_clone_sets[k];
+        sets[5] = cases[i].release;
+        sets[6] = cases[i].written;
+        struct run r;
+        run_start(&r, sets, 7);
+        struct tops ts;
+        tops_load(&ts, r.c);
+        struct top *v;
+        int n = client_ops(&ts, &v);
+        struct clone_story cs;
+        clone_story(v, n, &cs);
+        struct perf_sum p;
+        perf_load(r.c, &p, true);
+        assert_int_equal(cs.copyups, 4);
+        double per = (p.op_rw_in_bytes - 4096 * p.op_rw) / cs.copyups;
+        if (per < cases[i].lo - 0.5 || per > cases[i].hi + 0.5)
+            fail_msg("%s %s: %.1f parent bytes per copy-up, want %.0f..%.0f", cases[i].release, cases[i].written,
+                     per, cases[i].lo, cases[i].hi);
+        free(v);
+        tops_free(&ts);
+        run_end(&r);
+    }
 }
 
 /*
@@ -911,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_size1_no_subops),
         cmocka_unit_test(test_littles_law),
         cmocka_unit_test(test_fresh_clone_enoent_then_copyup),
+        cmocka_unit_test(test_copyup_carries_parent_data),
         cmocka_unit_test(test_error_writes_accounted_as_ceph),
         cmocka_unit_test(test_deterministic_outputs),
     };

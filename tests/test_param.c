@@ -179,7 +179,7 @@ static void test_param_bind_range_errors_name_file_and_path(void **state)
     expect_bind_error("{\"osd_op_num_shards\": 65}", -ERANGE,
                       FILE_ ": " PATH ".osd_op_num_shards: 65 is out of range [1, 64] count");
     expect_bind_error("{\"ms_latency\": -0.5}", -ERANGE,
-                      FILE_ ": " PATH ".ms_latency: -0.5 is out of range [0, 1e+06] us");
+                      FILE_ ": " PATH ".ms_latency: -0.5 is out of range [0, 1000000] us");
     /* the first bad key fails the bind */
     struct osd_cfg c;
     struct sim_err err;

@@ -499,7 +499,7 @@ static void test_out_of_range(void **state)
 
 static void test_unknown_profiles(void **state)
 {
-    expect_error("{\"cluster\": {\"nic\": \"40gbe\"}, " JOBS "}", NULL, 0, "inline.json", "40gbe");
+    expect_error("{\"cluster\": {\"nic\": \"400gbe\"}, " JOBS "}", NULL, 0, "inline.json", "400gbe");
     expect_error("{\"cluster\": {\"cpu\": \"epyc-9999\"}, " JOBS "}", NULL, 0, "inline.json", "epyc-9999");
     expect_error("{\"cluster\": {\"nvme\": \"pm1743\"}, " JOBS "}", NULL, 0, "inline.json", "pm1743");
 }
@@ -507,7 +507,7 @@ static void test_unknown_profiles(void **state)
 /* The message names the JSON path of the profile name, and --set when it came from there. */
 static void test_unknown_profile_names_path(void **state)
 {
-    expect_error("{\"cluster\": {\"nic\": \"40gbe\"}, " JOBS "}", NULL, 0, "inline.json", "cluster.nic", "40gbe");
+    expect_error("{\"cluster\": {\"nic\": \"400gbe\"}, " JOBS "}", NULL, 0, "inline.json", "cluster.nic", "400gbe");
     const char *s1[] = {"cluster.cpu=epyc-9999"};
     expect_error("{" JOBS "}", s1, 1, "--set", "cluster.cpu", "epyc-9999");
 }

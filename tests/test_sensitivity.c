@@ -135,6 +135,19 @@ static const struct base bases[] = {
     {"sized", "scenarios/qd1-latency.json", {SHORT, "fio.time_based=0", "fio.io_size=64k"}},
     /* two writers of one image: the exclusive lock moves between them */
     {"two-writers", "scenarios/qd1-latency.json", {SHORT, "fio.numjobs=2"}},
+    /* the kernel client: libaio on a mapped /dev/rbd0; deep: more I/Os than blk-mq tags */
+    {"krbd", "scenarios/qd1-latency.json",
+     {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1"}},
+    {"krbd-deep", "scenarios/qd1-latency.json",
+     {SHORT, "fio.ioengine=libaio", "fio.filename=/dev/rbd0", "fio.direct=1", "fio.iodepth=256"}},
+    /* intel_pstate's powersave on an Intel profile (idle 1.0 GHz, max turbo 3.9) */
+    {"intel-powersave", "scenarios/qd1-latency.json",
+     {SHORT, "cluster.cpu=xeon-gold-6242", "cluster.governor=powersave", "fio.iodepth=4"}},
+    /* OSDs confined to CPU sets of 3 threads, at a depth that fills them */
+    {"cpuset", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=64", "cluster.osd_cpus=3"}},
+    /* two OSDs per NVMe, each with a set of 2 threads */
+    {"pernvme", "scenarios/qd1-latency.json",
+     {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
 };
 #define N_BASES (int)(sizeof bases / sizeof bases[0])
 
@@ -193,9 +206,20 @@ static const struct {
     {"cluster.client_hosts", {"qd1", "lab"}},
     /* the exclusive lock and the images act with several clients */
     {"image.exclusive_lock", {"two-writers", "clone"}},
+    /* the kernel client's own costs and its blk-mq tag limit */
+    {"cost.krbd_dispatch_us", {"krbd"}},
+    {"cost.krbd_osdc_submit_us", {"krbd"}},
+    {"cost.krbd_complete_us", {"krbd"}},
+    {"ceph.krbd_queue_depth", {"krbd-deep"}},
     {"clients.volumes_per_client", {"two-writers"}},
     {"image.count", {"two-writers"}},
     {"ceph.client_notify_timeout", {"two-writers"}},
+    /* a CPU set's SMT layout and scope matter only with sets (and, for the
+       scope, several OSDs per drive) */
+    {"cluster.osd_cpus_smt", {"cpuset"}},
+    {"cluster.osd_cpus_scope", {"pernvme"}},
+    /* the driver decides only what powersave does */
+    {"hw.cpu.scaling_driver", {"intel-powersave"}},
 };
 
 /*

@@ -92,6 +92,71 @@ static void test_time_parse(void **state)
     assert_int_equal(trace_time_parse("2024-01-02T03:04:05.+0000", &ns), -EINVAL);
     assert_int_equal(trace_time_parse("2024-01-02T03:04:05.1 junk", &ns), -EINVAL);
     assert_int_equal(trace_time_parse("", &ns), -EINVAL);
+    /* utime_t's range (unsigned 32-bit seconds, 1970 .. 2106-02-07T06:28:15Z)
+       and a day of zone offset either side; beyond it no tracker prints a
+       time, and from ~1678 / ~2262 on the nanoseconds overflow int64_t */
+    assert_int_equal(trace_time_parse("2106-02-07T06:28:15Z", &ns), 0);
+    assert_true(ns == INT64_C(4294967295) * 1000000000);
+    assert_int_equal(trace_time_parse("1969-12-31T00:00:00Z", &ns), 0);
+    assert_int_equal(trace_time_parse("1969-12-30T23:59:59Z", &ns), -ERANGE);
+    assert_int_equal(trace_time_parse("2106-02-08T06:28:16Z", &ns), -ERANGE);
+    assert_int_equal(trace_time_parse("1600-01-01T00:00:00Z", &ns), -ERANGE);
+    assert_int_equal(trace_time_parse("3000-01-01T00:00:00Z", &ns), -ERANGE);
+    assert_int_equal(trace_time_parse("9999-12-31T23:59:59.999999999-2359", &ns), -ERANGE);
+    assert_int_equal(trace_time_parse("0000-01-01T00:00:00+2359", &ns), -ERANGE);
+}
+
+/* The parse errors of the op-tracker dump that guard the arithmetic: a time
+   outside utime_t, a duration that would overflow as nanoseconds, a tid
+   beyond a double's integers, NUL bytes; and an op without events (the
+   event queries see NULL, never NULL + 0). */
+static void test_historic_guards(void **state)
+{
+    (void)state;
+    static const char op_fmt[] =
+        "{\"ops\": [{\"description\": \"osd_op(client.4123.0:1 2.0 2:0 [write 0~4096] snapc 0=[] e1)\", "
+        "\"initiated_at\": \"%s\", \"age\": 1, \"duration\": %s, \"type_data\": {\"flag_point\": \"done\", "
+        "\"client_info\": {\"client\": \"client.4123\", \"tid\": %s}, \"events\": [%s]}}]}";
+    struct {
+        const char *at, *dur, *tid, *events, *want;
+    } cases[] = {
+        {"1600-01-01T00:00:00.000000+0000", "0.001", "1", "", "outside Ceph's utime_t range"},
+        {"2262-04-12T00:00:00.000000+0000", "0.001", "1", "", "outside Ceph's utime_t range"},
+        {"2024-01-01T00:00:00.000000+0000", "1e300", "1", "", "duration: not a number of seconds in [0, 2^33)"},
+        {"2024-01-01T00:00:00.000000+0000", "0.001", "1e300", "", "tid: not a non-negative integer below 2^53"},
+        {"2024-01-01T00:00:00.000000+0000", "0.001", "1",
+         "{\"event\": \"initiated\", \"time\": \"3000-01-01T00:00:00.000000+0000\"}", "outside Ceph's utime_t range"},
+        {"2024-01-01T00:00:00.000000+0000", "0.001", "1",
+         "{\"event\": \"a\\u0000b\", \"time\": \"2024-01-01T00:00:00.000000+0000\"}", "a string holding a NUL"},
+    };
+    char text[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, op_fmt, cases[i].at, cases[i].dur, cases[i].tid, cases[i].events);
+        struct trace_ops t;
+        struct sim_err e = {0};
+        assert_true(trace_ops_parse("h.json", text, strlen(text), 0, &t, &e) < 0);
+        if (!strstr(e.msg, cases[i].want) || strncmp(e.msg, "h.json:", 7))
+            fail_msg("case %zu: '%s' lacks '%s'", i, e.msg, cases[i].want);
+    }
+    /* a raw NUL byte inside a string */
+    snprintf(text, sizeof text, op_fmt, "2024-01-01T00:00:00.000000+0000", "0.001", "1", "");
+    size_t len = strlen(text);
+    char *q = strstr(text, "client.4123\"");
+    q[3] = '\0';
+    struct trace_ops t;
+    struct sim_err e = {0};
+    assert_true(trace_ops_parse("h.json", text, len, 0, &t, &e) < 0);
+    assert_non_null(strstr(e.msg, "a NUL byte"));
+    /* no events at all: parsed, and every query answers "none" */
+    snprintf(text, sizeof text, op_fmt, "2024-01-01T00:00:00.000000+0000", "0.001", "1", "");
+    assert_int_equal(trace_ops_parse("h.json", text, strlen(text), 0, &t, &e), 0);
+    assert_int_equal(t.n, 1);
+    assert_null(trace_op_events(&t, &t.ops[0]));
+    assert_true(trace_op_event_time(&t, &t.ops[0], "initiated") == TRACE_NS_NONE);
+    struct trace_stages st;
+    trace_op_stages(&t, &t.ops[0], &st);
+    assert_int_equal(st.rw_lock_waits, 0);
+    trace_ops_free(&t);
 }
 
 /* ------------------------------------------------------------------ descriptions */
@@ -1295,14 +1360,15 @@ static void test_format_table(void **state)
     struct trace_latlog lat;
     assert_int_equal(trace_load(&trace_latlog_format, FIX "no_such.log", 0, &lat, &e), -ENOENT);
     assert_string_equal(e.msg, FIX "no_such.log: cannot open: No such file or directory");
-    assert_int_equal(trace_load(&trace_latlog_format, FIX, 0, &lat, &e), -EIO);
-    assert_string_equal(e.msg, FIX ": read error");
+    assert_int_equal(trace_load(&trace_latlog_format, FIX, 0, &lat, &e), -EISDIR);
+    assert_string_equal(e.msg, FIX ": is a directory, not a file");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_parse),
+        cmocka_unit_test(test_historic_guards),
         cmocka_unit_test(test_desc_seed),
         cmocka_unit_test(test_desc_forms),
         cmocka_unit_test(test_desc_other_and_errors),

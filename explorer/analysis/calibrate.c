@@ -4,6 +4,7 @@
  */
 #include "calibrate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -935,10 +936,156 @@ out:
 
 /* ------------------------------------------------------------------ command */
 
+/* ------------------------------------------------------------------ compare */
+
+/* "noparent_randw-qd1_sched-none_rt_r2" -> "noparent_randw-qd1_sched-none_rt" (the kit's
+   repetitions); a name without _r<N> is a group of its own. */
+static void group_name(const char *run, char *out, size_t n)
+{
+    snprintf(out, n, "%s", run);
+    char *r = strrchr(out, '_');
+    if (r && r[1] == 'r' && r[2]) {
+        for (const char *p = r + 2; *p; p++)
+            if (*p < '0' || *p > '9')
+                return;
+        *r = '\0';
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struct calibrate_group **groups,
+                          int *n_groups, struct sim_err *err)
+{
+    *groups = NULL;
+    *n_groups = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return sim_errf(err, -errno, "%s: %s", dir, strerror(errno));
+    char **runs = NULL;
+    size_t n_runs = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s/fio.json", dir, e->d_name);
+        if (e->d_name[0] == '.' || access(path, R_OK) != 0)
+            continue;
+        if (n_runs == cap) {
+            cap = cap ? 2 * cap : 64;
+            runs = sim_xrealloc(runs, cap, sizeof *runs);
+        }
+        runs[n_runs++] = sim_xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (n_runs)
+        qsort(runs, n_runs, sizeof *runs, cmp_str);
+    struct calibrate_group *g = sim_xcalloc(n_runs ? n_runs : 1, sizeof *g);
+    int ng = 0, rc = 0;
+    struct fit_ctx f = {.o = o, .err = err};
+    for (size_t i = 0; i < n_runs && rc == 0; i++) {
+        char name[256], path[PATH_MAX];
+        group_name(runs[i], name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, runs[i]);
+        struct validate_capture real;
+        if ((rc = validate_capture_load(path, &real, err)) < 0)
+            break;
+        struct calibrate_group *cur = ng && !strcmp(g[ng - 1].name, name) ? &g[ng - 1] : NULL;
+        if (!cur) {
+            /* a new group: simulate it once, with its first repetition's workload */
+            cur = &g[ng++];
+            snprintf(cur->name, sizeof cur->name, "%s", name);
+            cur->ddir = real.ddir;
+            cur->real_iops_min = cur->real_lat_min = INFINITY;
+            struct calibrate_capture_result out = {0};
+            struct cap_ctx c = {.out = &out};
+            validate_capture_free(&real);
+            if ((rc = cap_load(&f, &c, path, false, err)) < 0) {
+                if (c.sc.json)
+                    scenario_free(&c.sc);
+                break;
+            }
+            real = c.real;
+            memset(&c.real, 0, sizeof c.real);
+            double x[CALIB_N_KNOBS] = {0};
+            struct validate_capture sim;
+            rc = simulate(&c, x, &sim, err);
+            scenario_free(&c.sc);
+            if (rc < 0) {
+                validate_capture_free(&real);
+                break;
+            }
+            cur->sim_iops = sim.iops;
+            cur->sim_lat = sim.lat_mean_us;
+            snprintf(cur->sets, sizeof cur->sets, "%s", out.sets);
+            validate_capture_free(&sim);
+        }
+        cur->reps++;
+        cur->real_iops += real.iops;
+        cur->real_lat += real.lat_mean_us;
+        cur->real_iops_min = fmin(cur->real_iops_min, real.iops);
+        cur->real_iops_max = fmax(cur->real_iops_max, real.iops);
+        cur->real_lat_min = fmin(cur->real_lat_min, real.lat_mean_us);
+        cur->real_lat_max = fmax(cur->real_lat_max, real.lat_mean_us);
+        validate_capture_free(&real);
+    }
+    for (int k = 0; k < ng; k++) {
+        g[k].real_iops /= g[k].reps;
+        g[k].real_lat /= g[k].reps;
+        g[k].err_iops = validate_rel_error(g[k].sim_iops, g[k].real_iops);
+        g[k].err_lat = validate_rel_error(g[k].sim_lat, g[k].real_lat);
+    }
+    for (size_t i = 0; i < n_runs; i++)
+        free(runs[i]);
+    free(runs);
+    if (rc < 0) {
+        free(g);
+        return rc;
+    }
+    if (ng == 0) {
+        free(g);
+        return sim_errf(err, -ENOENT, "%s: no capture (a directory with fio.json) in it", dir);
+    }
+    *groups = g;
+    *n_groups = ng;
+    return 0;
+}
+
+void calibrate_compare_summary(const struct calibrate_group *g, int n, double *mean_abs_iops, double *mean_abs_lat)
+{
+    double si = 0, sl = 0;
+    for (int i = 0; i < n; i++) {
+        si += fabs(g[i].err_iops);
+        sl += fabs(g[i].err_lat);
+    }
+    *mean_abs_iops = n ? si / n : NAN;
+    *mean_abs_lat = n ? sl / n : NAN;
+}
+
+void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, const struct calibrate_group *g, int n)
+{
+    fprintf(fp, "%s against the captures of %s (real: mean of the repetitions, spread = (max - min) / mean)\n",
+            scenario, dir);
+    fprintf(fp, "%-44s %4s %5s %9s %6s %9s %7s %10s %6s %10s %7s\n", "capture group", "reps", "dir", "real IOPS",
+            "spread", "sim IOPS", "error", "real clat", "spread", "sim clat", "error");
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%-44s %4d %5s %9.0f %5.0f%% %9.0f %+6.1f%% %9.0fus %5.0f%% %8.0fus %+6.1f%%\n", g[i].name,
+                g[i].reps, g[i].ddir ? "write" : "read", g[i].real_iops,
+                100 * (g[i].real_iops_max - g[i].real_iops_min) / g[i].real_iops, g[i].sim_iops, 100 * g[i].err_iops,
+                g[i].real_lat, 100 * (g[i].real_lat_max - g[i].real_lat_min) / g[i].real_lat, g[i].sim_lat,
+                100 * g[i].err_lat);
+    double ei, el;
+    calibrate_compare_summary(g, n, &ei, &el);
+    fprintf(fp, "mean |error| over %d groups: IOPS %.1f%%, clat mean %.1f%%\n", n, 100 * ei, 100 * el);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: cephsim calibrate --profile SCENARIO --real DIR [--real DIR]... [--check DIR]...\n"
+            "       cephsim calibrate --profile SCENARIO --compare DIR [--compare DIR]... [--max-error PCT]\n"
             "                         [-o OUT.json] [--knobs LIST] [--set PATH=VALUE]... [--duration S]\n"
             "                         [--max-iter N] [--polish N] [--start KNOB=S,...] [--prior W]\n"
             "                         [--stage-weight W] [--p99-weight W] [--report FILE]\n"
@@ -964,6 +1111,10 @@ static void usage(FILE *f)
             "      --p99-weight W     weight of the clat p99 residual (default 0.2)\n"
             "      --report FILE      the fit as JSON\n"
             "      --nvme-profile-out FILE  where a scaled NVMe profile goes when it has latency tables\n"
+            "      --compare DIR      no fit: simulate SCENARIO once per capture group under DIR (runs\n"
+            "                         <group>_r<N>) and print it against the mean and spread of its\n"
+            "                         repetitions, with the mean |error| of IOPS and clat mean\n"
+            "      --max-error PCT    with --compare: exit 1 when a mean |error| is above PCT\n"
             "      --flush-table keep|drop  keep: nvme_flush scales the profile's flush percentile table\n"
             "                         (default); drop: flushes cost the constant flush_latency_us\n"
             "      --no-infer         do not take the workload from the captures\n"
@@ -1011,7 +1162,7 @@ static int parse_weight(const char *opt, const char *v, double *out)
 int cmd_calibrate(int argc, char **argv)
 {
     enum { OPT_DURATION = 256, OPT_MAX_ITER, OPT_START, OPT_PRIOR, OPT_STAGE_W, OPT_P99_W, OPT_REPORT,
-           OPT_NVME_OUT, OPT_NO_INFER, OPT_FLUSH, OPT_POLISH };
+           OPT_NVME_OUT, OPT_NO_INFER, OPT_FLUSH, OPT_POLISH, OPT_COMPARE, OPT_MAX_ERROR };
     static const struct option opts[] = {
         {"profile", required_argument, NULL, 'p'},     {"scenario", required_argument, NULL, 'p'},
         {"real", required_argument, NULL, 'r'},        {"check", required_argument, NULL, 'c'},
@@ -1023,6 +1174,7 @@ int cmd_calibrate(int argc, char **argv)
         {"nvme-profile-out", required_argument, NULL, OPT_NVME_OUT},
         {"no-infer", no_argument, NULL, OPT_NO_INFER}, {"flush-table", required_argument, NULL, OPT_FLUSH},
         {"polish", required_argument, NULL, OPT_POLISH},
+        {"compare", required_argument, NULL, OPT_COMPARE}, {"max-error", required_argument, NULL, OPT_MAX_ERROR},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},              {0}};
     struct calibrate_opts o;
@@ -1031,6 +1183,9 @@ int cmd_calibrate(int argc, char **argv)
     const char **fit = sim_xcalloc((size_t)argc + 1, sizeof *fit);
     const char **check = sim_xcalloc((size_t)argc + 1, sizeof *check);
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
+    const char **compare = sim_xcalloc((size_t)argc + 1, sizeof *compare);
+    int n_compare = 0;
+    double max_error = NAN;
     const char *out = NULL, *report = NULL, *nvme_out = NULL;
     int c, rc = 2;
     struct sim_err err = {0};
@@ -1098,10 +1253,40 @@ int cmd_calibrate(int argc, char **argv)
             }
             o.drop_flush_table = !strcmp(optarg, "drop");
             break;
+        case OPT_COMPARE: compare[n_compare++] = optarg; break;
+        case OPT_MAX_ERROR:
+            max_error = strtod(optarg, &end) / 100;
+            if ((*end && strcmp(end, "%")) || !(max_error > 0)) {
+                fprintf(stderr, "cephsim calibrate: --max-error %s: expected a percentage > 0\n", optarg);
+                goto done;
+            }
+            break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); rc = 0; goto done;
         default: usage(stderr); goto done;
         }
+    }
+    if (n_compare && !o.n_fit && optind == argc && o.scenario) {
+        o.sets = sets;
+        rc = 0;
+        for (int i = 0; i < n_compare && rc != 2; i++) {
+            struct calibrate_group *g;
+            int n;
+            if (calibrate_compare_dir(&o, compare[i], &g, &n, &err) < 0) {
+                fprintf(stderr, "cephsim calibrate: %s\n", err.msg);
+                rc = 2;
+                break;
+            }
+            calibrate_compare_print(stdout, o.scenario, compare[i], g, n);
+            double ei, el;
+            calibrate_compare_summary(g, n, &ei, &el);
+            if (!isnan(max_error) && (ei > max_error || el > max_error)) {
+                printf("over --max-error %.1f%%\n", 100 * max_error);
+                rc = 1;
+            }
+            free(g);
+        }
+        goto done;
     }
     if (optind < argc || !o.scenario || !o.n_fit) {
         fprintf(stderr, "cephsim calibrate: %s\n", optind < argc ? "unexpected argument"
@@ -1143,5 +1328,6 @@ done:
     free(fit);
     free(check);
     free(sets);
+    free(compare);
     return rc;
 }

@@ -122,6 +122,28 @@ int calibrate_write_scenario(const struct calibrate_opts *o, const struct calibr
                              const char *out_path, const char *profile_out, struct sim_err *err);
 
 /*
+ * A scenario against every capture under a directory (`cephsim calibrate --compare
+ * DIR`): runs named <group>_r<N> are the repetitions of one group; each group is
+ * simulated once with the workload of its first repetition (fio rw/bs/iodepth/numjobs,
+ * image kind, scheduler) and compared with the mean of its repetitions.
+ */
+struct calibrate_group {
+    char name[256];
+    char sets[256];                     /* workload overrides used */
+    int reps, ddir;                     /* repetitions; 1 write, 0 read */
+    double real_iops, real_iops_min, real_iops_max;
+    double real_lat, real_lat_min, real_lat_max; /* clat mean, us */
+    double sim_iops, sim_lat;
+    double err_iops, err_lat;           /* (sim - real mean) / real mean */
+};
+int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struct calibrate_group **groups,
+                          int *n_groups, struct sim_err *err);
+/* Mean |error| of IOPS and of clat mean over the groups. */
+void calibrate_compare_summary(const struct calibrate_group *g, int n, double *mean_abs_iops, double *mean_abs_lat);
+/* The table, one line per group, and the summary line. */
+void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, const struct calibrate_group *g, int n);
+
+/*
  * cephsim calibrate --profile SCENARIO --real DIR... [--check DIR...] -o OUT.json
  *                   [--knobs LIST] [--set P=V]... [--duration S] [--max-iter N] [--polish N]
  *                   [--report FILE] [--nvme-profile-out FILE] [--flush-table keep|drop] [-q]

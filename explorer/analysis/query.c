@@ -98,10 +98,45 @@ static void qt_row_from(struct qtable *t, sqlite3_stmt *st, bool csv)
         row[i] = fmt_column(st, i, csv);
 }
 
+/*
+ * For "no such column: X": the axis column whose last part is X ("fio.iodepth"
+ * for iodepth), which SQL must quote because of its dot; "" when there is none.
+ */
+static void column_hint(sqlite3 *h, const char *msg, char *hint, size_t n)
+{
+    static const char prefix[] = "no such column: ";
+    static const char *const sections[] = { "fio", "ceph", "cluster", "pool", "image", "clients", "sim", "cost",
+                                            "hw.cpu", "hw.nvme", "hw.nic", "hw.switch" };
+    hint[0] = '\0';
+    if (strncmp(msg, prefix, sizeof prefix - 1))
+        return;
+    const char *col = msg + sizeof prefix - 1;
+    if (strchr(col, '.') || strchr(col, '"') || strlen(col) > 100)
+        return;
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        /* pragma_table_info, not a probe SELECT: SQLite reads an unknown "x" as a string */
+        char *probe = sqlite3_mprintf("SELECT 1 FROM pragma_table_info('point_results') WHERE name = '%q.%q'",
+                                      sections[i], col);
+        sqlite3_stmt *st = NULL;
+        bool ok = sqlite3_prepare_v2(h, probe, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+        sqlite3_free(probe);
+        if (ok) {
+            snprintf(hint, n, " (the axis is the column \"%s.%.100s\": quote it, e.g. --where '\"%s.%.100s\"=1')",
+                     sections[i], col, sections[i], col);
+            return;
+        }
+    }
+}
+
 static int prepare(sqlite3 *h, const char *sql, sqlite3_stmt **st, struct sim_err *err)
 {
-    if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK)
-        return sim_errf(err, -EINVAL, "%s: sqlite: %s", sqlite3_db_filename(h, "main"), sqlite3_errmsg(h));
+    if (sqlite3_prepare_v2(h, sql, -1, st, NULL) != SQLITE_OK) {
+        char msg[256], hint[400];
+        snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(h));
+        column_hint(h, msg, hint, sizeof hint);
+        return sim_errf(err, -EINVAL, "%s: sqlite: %s%s", sqlite3_db_filename(h, "main"), msg, hint);
+    }
     return 0;
 }
 

@@ -319,6 +319,26 @@ static double pct_lookup(const struct validate_capture *cap, double pct)
     return NAN;
 }
 
+/*
+ * The bounds a measured value must lie in to be compared as data: finite, not
+ * negative, and below what no fio run reports (fio's counters are uint64_t;
+ * IOPS above 10^9 or a mean latency above 10^6 s are damaged files, not
+ * measurements).  0, or -EINVAL naming file and JSON path.
+ */
+#define VALIDATE_MAX_IOPS 1e9
+#define VALIDATE_MAX_NS 1e15
+#define VALIDATE_MAX_COUNT 18446744073709551615.0
+
+static int check_measured(double v, double max, const char *file, const char *jpath, struct sim_err *err)
+{
+    if (isnan(v))
+        return 0; /* missing: the callers say what a missing value means */
+    if (!isfinite(v) || v < 0 || v > max)
+        return sim_errf(err, -EINVAL, "%s: %s: %.6g is not a measured value (expected 0 .. %.6g)", file, jpath, v,
+                        max);
+    return 0;
+}
+
 static int load_fio(struct validate_capture *cap, struct sim_err *err)
 {
     char path[1100];
@@ -355,6 +375,21 @@ static int load_fio(struct validate_capture *cap, struct sim_err *err)
             rc = sim_errf(err, -EINVAL, "%s: jobs[%d].%s: iops or clat_ns.mean missing", path, i, dname);
             goto out;
         }
+        char jp[96];
+        snprintf(jp, sizeof jp, "jobs[%d].%s.", i, dname);
+        size_t jl = strlen(jp);
+        snprintf(jp + jl, sizeof jp - jl, "iops");
+        if ((rc = check_measured(iops, VALIDATE_MAX_IOPS, path, jp, err)) < 0)
+            goto out;
+        snprintf(jp + jl, sizeof jp - jl, "clat_ns.mean");
+        if ((rc = check_measured(mean, VALIDATE_MAX_NS, path, jp, err)) < 0)
+            goto out;
+        snprintf(jp + jl, sizeof jp - jl, "total_ios");
+        if ((rc = check_measured(ios, VALIDATE_MAX_COUNT, path, jp, err)) < 0)
+            goto out;
+        snprintf(jp + jl, sizeof jp - jl, "runtime");
+        if ((rc = check_measured(rt, VALIDATE_MAX_NS / 1e6, path, jp, err)) < 0)
+            goto out;
         cap->iops += iops;
         cap->total_ios += (uint64_t)ios;
         if (rt / 1e3 > cap->runtime_s)
@@ -368,7 +403,18 @@ static int load_fio(struct validate_capture *cap, struct sim_err *err)
             const cJSON *p;
             cJSON_ArrayForEach(p, pct) {
                 if (cap->n_pct < VALIDATE_MAX_PCT && cJSON_IsNumber(p)) {
-                    cap->pct[cap->n_pct] = strtod(p->string, NULL);
+                    /* fio's keys: "99.000000" (the percentile, 0 .. 100), values in ns */
+                    char *end;
+                    double at = strtod(p->string, &end);
+                    snprintf(jp + jl, sizeof jp - jl, "clat_ns.percentile");
+                    if (*end || !(at >= 0 && at <= 100)) {
+                        rc = sim_errf(err, -EINVAL, "%s: %s: key '%.40s' is not a percentile (0 .. 100)", path,
+                                      jp, p->string);
+                        goto out;
+                    }
+                    if ((rc = check_measured(p->valuedouble, VALIDATE_MAX_NS, path, jp, err)) < 0)
+                        goto out;
+                    cap->pct[cap->n_pct] = at;
                     cap->pct_us[cap->n_pct] = p->valuedouble / 1e3;
                     cap->n_pct++;
                 }
@@ -385,21 +431,30 @@ out:
     return rc;
 }
 
-static void load_perf(struct validate_capture *cap, struct sim_err *err)
+/* Every osd.N.perf.json (`ceph daemon osd.N perf dump`): its osd.op_w and
+   osd.op_rw counters.  A file that is there but is no perf dump is an error
+   naming it: skipping it would compare fewer OSDs than the capture has. */
+static int load_perf(struct validate_capture *cap, struct sim_err *err)
 {
     char pat[1100];
     snprintf(pat, sizeof pat, "%s/osd.*.perf.json", cap->dir);
     glob_t g;
     if (glob(pat, 0, NULL, &g) != 0)
-        return;
-    for (size_t i = 0; i < g.gl_pathc; i++) {
-        struct sim_err e2;
-        cJSON *root = jsonu_load_file(g.gl_pathv[i], &e2);
-        if (!root)
-            continue;
+        return 0;
+    int rc = 0;
+    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+        cJSON *root = jsonu_load_file(g.gl_pathv[i], err);
+        if (!root) {
+            rc = err ? err->code : -EINVAL;
+            break;
+        }
         const cJSON *osd = cJSON_GetObjectItemCaseSensitive(root, "osd");
         double w = json_num(osd, "op_w"), rw = json_num(osd, "op_rw");
-        if (!isnan(w) && !isnan(rw)) {
+        if (isnan(w) || isnan(rw))
+            rc = sim_errf(err, -EINVAL, "%s: osd.op_w, osd.op_rw: missing or not numbers (not a perf dump)",
+                          g.gl_pathv[i]);
+        else if ((rc = check_measured(w, VALIDATE_MAX_COUNT, g.gl_pathv[i], "osd.op_w", err)) == 0 &&
+                 (rc = check_measured(rw, VALIDATE_MAX_COUNT, g.gl_pathv[i], "osd.op_rw", err)) == 0) {
             cap->op_w += w;
             cap->op_rw += rw;
             cap->n_perf++;
@@ -407,6 +462,7 @@ static void load_perf(struct validate_capture *cap, struct sim_err *err)
         cJSON_Delete(root);
     }
     globfree(&g);
+    return rc;
 }
 
 /* Dump files of one kind; a .json.gz is skipped when the plain .json is there too. */
@@ -452,7 +508,8 @@ int validate_capture_load(const char *dir, struct validate_capture *cap, struct 
     int rc = load_fio(cap, err);
     if (rc < 0)
         return rc;
-    load_perf(cap, err);
+    if ((rc = load_perf(cap, err)) < 0)
+        return rc;
     struct dist_acc acc = {0};
     static const char *const kinds[] = {"historic_window", "historic_ops", "historic"};
     for (int k = 0; k < 3; k++) {
@@ -607,7 +664,33 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
             }
         if (sched && n < max)
             snprintf(sets[n++], VALIDATE_SET_LEN, "ceph.rbd_io_scheduler=%s", sched);
+        /* several images (the kit's "label=kind@img1,img2"): one fio job per image */
+        const cJSON *images = cJSON_GetObjectItemCaseSensitive(meta, "images");
+        int n_images = cJSON_IsArray(images) ? cJSON_GetArraySize(images) : 0;
+        if (n_images > 1 && n + 1 < max) {
+            snprintf(sets[n++], VALIDATE_SET_LEN, "clients.volumes_per_client=%d", n_images);
+            snprintf(sets[n++], VALIDATE_SET_LEN, "fio.numjobs=%d", n_images);
+        }
         cJSON_Delete(meta);
+        /* the image's features (`rbd info --format json`): exclusive-lock and object-map off
+           when the capture's image had them disabled */
+        cJSON *info = load_optional(dir, "rbd_info.json");
+        const cJSON *feat = cJSON_GetObjectItemCaseSensitive(info, "features");
+        if (cJSON_IsArray(feat)) {
+            bool lock = false, map = false;
+            const cJSON *f;
+            cJSON_ArrayForEach(f, feat) {
+                if (cJSON_IsString(f)) {
+                    lock |= !strcmp(f->valuestring, "exclusive-lock");
+                    map |= !strcmp(f->valuestring, "object-map");
+                }
+            }
+            if (!lock && n < max)
+                snprintf(sets[n++], VALIDATE_SET_LEN, "image.exclusive_lock=false");
+            if (!map && n < max)
+                snprintf(sets[n++], VALIDATE_SET_LEN, "image.object_map=false");
+        }
+        cJSON_Delete(info);
         return n;
     }
     cJSON *simj = load_optional(dir, "sim.json");

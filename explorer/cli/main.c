@@ -29,6 +29,7 @@
 #include "replay_cmd.h"
 #include "runner.h"
 #include "scenario.h"
+#include "score.h"
 #include "study.h"
 #include "sweep.h"
 #include "validate.h"
@@ -62,6 +63,9 @@ static void usage(FILE *f)
             "                      compare a simulation with a real capture (exit 0 within tolerance, 1 outside)\n"
             "  calibrate --profile SCENARIO --real DIR... [--check DIR...] -o OUT\n"
             "                      fit stage costs, wake-ups and device latencies to captures (GSL)\n"
+            "  score [DIR] [--check] [--only ID,...] [--json F]\n"
+            "                      run the scored validation set (validation/published): published vs\n"
+            "                      predicted per case, median/max |error| per category; --check: bands\n"
             "  replay TRACE... --scenario S [--mode open|closed] [--iodepth N]\n"
             "                      replay a fio iolog or dump_historic_ops trace through the model\n"
             "  import DIR [-o SCENARIO.json] [--pool NAME] [--image NAME]\n"
@@ -79,9 +83,18 @@ static int cmd_list_params(int argc, char **argv)
     bool md = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m", opts, NULL)) != -1) {
+    static const struct option all[] = {{"markdown", no_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'}, {0}};
+    (void)opts;
+    while ((c = getopt_long(argc, argv, "mh", all, NULL)) != -1) {
+        if (c == 'h') {
+            printf("usage: cephsim list-params [--markdown]\n"
+                   "  every scenario parameter (section.key) with unit, default and source, then the fio\n"
+                   "  options cephsim models with fio's own meaning (fio --cmdhelp) and those it accepts\n"
+                   "  with no effect; --markdown writes the document scenarios/SCHEMA.md holds\n");
+            return 0;
+        }
         if (c != 'm') {
-            usage(stderr);
+            fprintf(stderr, "cephsim list-params: unknown option (usage: cephsim list-params [--markdown])\n");
             return 2;
         }
         md = true;
@@ -221,7 +234,25 @@ static int cmd_run(int argc, char **argv)
     return 0;
 }
 
+/* A report that did not reach stdout (a full disk, /dev/full, a closed pipe)
+   is a failure: the exit status says so, stderr says why. */
+static int stdout_checked(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "cephsim: standard output: write error: %s\n", strerror(errno ? errno : EIO));
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return stdout_checked(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -254,6 +285,8 @@ int main(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return cmd_calibrate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "score"))
+        return cmd_score(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "import"))

@@ -106,6 +106,8 @@ static int need_object(const struct rd *rd, const cJSON *v, const char *path)
 static cJSON *parse_text(const char *text, const char *file, struct sim_err *err)
 {
     const char *end = NULL;
+    if (jsonu_check_nul(file, text, strlen(text), err) < 0)
+        return NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, true);
     if (!root)
         sim_errf(err, -EINVAL, "%s: not JSON (error near byte %ld)", file,

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fioopts.h"
 #include "jsonu.h"
 #include "strbuf.h"
 
@@ -192,6 +193,9 @@ static int parse_size(const char *s, uint32_t kb_base, uint64_t *out, double *pc
     if (errno == ERANGE)
         return whyf(why, n, -EINVAL, "value '%s' too large", s);
     uint64_t mult;
+    if (strpbrk(e, "*/+-()^"))
+        return whyf(why, n, -EINVAL, "'%s': fio's arithmetic expressions are not supported by cephsim "
+                    "(give the value)", s);
     if (size_mult(e, kb_base, &mult))
         return whyf(why, n, -EINVAL, "unknown unit '%s' in '%s' (use k/m/g/t/p, ki/mi/..., b or %%)",
                     e, s);
@@ -313,6 +317,8 @@ static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
     if (post)
         *post++ = '\0';
     char *mode = trim(v);
+    if (!mode[0])
+        return whyf(why, n, -EINVAL, "missing value (read, write, randread, randwrite, rw, randrw)");
     int rw = -2;
     const char *names[sizeof rw_modes / sizeof rw_modes[0]];
     int nn = 0;
@@ -336,14 +342,19 @@ static int opt_rw(struct workload_job *j, char *v, char *why, size_t n)
     if (!post)
         return 0;
     uint64_t val;
-    int rc = rw_is_random(j->rw) ? parse_uint(trim(post), j->kb_base, 1, UINT32_MAX, &val, why, n)
-                                 : parse_size(trim(post), j->kb_base, &val, NULL, why, n);
+    char *num = trim(post);
+    /* str_rw_cb: a sequential skip may be negative (backwards I/O: rw=read:-8k) */
+    bool backwards = !rw_is_random(j->rw) && num[0] == '-';
+    int rc = rw_is_random(j->rw) ? parse_uint(num, j->kb_base, 1, UINT32_MAX, &val, why, n)
+                                 : parse_size(num + backwards, j->kb_base, &val, NULL, why, n);
+    if (!rc && val > INT64_MAX)
+        rc = whyf(why, n, -EINVAL, "skip '%s' too large", num);
     if (rc)
         return rc;
     if (rw_is_random(j->rw))
         j->rw_seq_nr = (uint32_t)val;
     else
-        j->rw_seq_add = val;
+        j->rw_seq_add = backwards ? -(int64_t)val : (int64_t)val;
     return 0;
 }
 
@@ -714,8 +725,9 @@ static int opt_random_distribution(struct workload_job *j, char *v, char *why, s
     } else if (!strcmp(kind, "zoned") || !strcmp(kind, "zoned_abs")) {
         return whyf(why, n, -EINVAL, "'%s' needs its zones (%s:access/size:...)", kind, kind);
     } else if (!strcmp(kind, "sequence")) {
-        return whyf(why, n, -ENOTSUP, "'%s' is not supported (random, zipf, pareto, normal, zoned, zoned_abs)",
-                    kind);
+        return whyf(why, n, -ENOTSUP, "'%s' is not a distribution of %s (Debian 12's fio, which cephsim "
+                    "follows; a later fio added it): random, zipf, pareto, normal, zoned, zoned_abs",
+                    kind, fio_vocabulary_release);
     } else {
         return whyf(why, n, -EINVAL,
                     "unknown distribution '%s' (random, zipf, pareto, normal, zoned, zoned_abs)", kind);
@@ -792,7 +804,81 @@ static int check_verify(struct workload_job *j, char *v, char *why, size_t n)
 {
     if (v && (!strcmp(v, "0") || !strcmp(v, "none")))
         return 0;
-    return whyf(why, n, -ENOTSUP, "only verify=0 (or none) is supported");
+    return whyf(why, n, -ENOSYS, "fio option verify is not modelled by cephsim (it would change: the written "
+                "blocks read back and checked; only verify=0 or none is accepted)");
+}
+
+/* rbd engine busy_poll: 1 spins on rbd_poll_io_events instead of sleeping on the
+   completion eventfd, a completion path (and fio CPU) cephsim does not model. */
+static int check_busy_poll(struct workload_job *j, char *v, char *why, size_t n)
+{
+    bool on = false;
+    int rc = parse_bool(v, &on, why, n);
+    if (!rc && on)
+        return whyf(why, n, -ENOSYS, "fio's rbd engine option busy_poll=1 is not modelled by cephsim (fio "
+                    "would spin on rbd_poll_io_events instead of sleeping until a completion)");
+    return rc;
+}
+
+/* Options whose fio default (0 = fio derives it) is the only value with no effect. */
+static int check_default_zero(const char *name, const char *what, char *v, char *why, size_t n)
+{
+    uint64_t val;
+    int rc = parse_uint(v ? v : "", 1024, 0, UINT64_MAX, &val, why, n);
+    if (!rc && val)
+        return whyf(why, n, -ENOSYS, "fio option %s is not modelled by cephsim (%s); only %s=0, fio's "
+                    "default, is accepted", name, what, name);
+    return rc;
+}
+
+static int check_iodepth_low(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return check_default_zero("iodepth_low", "fio would let the queue drain to iodepth_low before refilling it", v,
+                              why, n);
+}
+
+static int check_iodepth_batch_complete_max(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return check_default_zero("iodepth_batch_complete_max", "fio would reap up to that many completions at once",
+                              v, why, n);
+}
+
+static int check_iodepth_batch_complete_min(struct workload_job *j, char *v, char *why, size_t n)
+{
+    uint64_t val;
+    int rc = parse_uint(v ? v : "", 1024, 0, UINT64_MAX, &val, why, n);
+    if (!rc && val > 1)
+        return whyf(why, n, -ENOSYS, "fio option iodepth_batch_complete_min is not modelled by cephsim (fio would "
+                    "wait for that many completions before issuing again); only 0 or 1 is accepted");
+    return rc;
+}
+
+static int check_iodepth_batch(struct workload_job *j, char *v, char *why, size_t n)
+{
+    uint64_t val;
+    int rc = parse_uint(v ? v : "", 1024, 0, UINT64_MAX, &val, why, n);
+    if (!rc && val > 1 && strcmp(j->ioengine, "rbd"))
+        return whyf(why, n, -ENOSYS, "fio option iodepth_batch is not modelled by cephsim for ioengine=%s (its "
+                    "commit would hold I/Os until %llu are queued); only the rbd engine, which has each I/O in "
+                    "flight when queued, takes it", j->ioengine, (unsigned long long)val);
+    return rc;
+}
+
+/* options.c: buffered is the negation of direct (fio's .neg). */
+static int opt_buffered(struct workload_job *j, char *v, char *why, size_t n)
+{
+    bool on = false;
+    int rc = parse_bool(v, &on, why, n);
+    if (!rc)
+        j->direct = !on;
+    return rc;
+}
+
+/* filename: for the rbd engine a label (the engine opens rbdname); for
+   libaio/io_uring/psync the device the kernel client (krbd) maps. */
+static int opt_filename(struct workload_job *j, char *v, char *why, size_t n)
+{
+    return copy_str(j->filename, sizeof j->filename, v, why, n);
 }
 
 /* ---- option table --------------------------------------------------------- */
@@ -805,7 +891,6 @@ enum opt_type {
     OT_TIME,        /* uint64 ns; unit_ns when no suffix */
     OT_FN,          /* custom handler; the value may be NULL only if bare_ok */
     OT_IGNORED,     /* accepted, no effect (fn, if any, validates the value) */
-    OT_UNSUPPORTED, /* a real fio option that would change the workload */
 };
 
 struct opt_def {
@@ -817,6 +902,7 @@ struct opt_def {
     bool bare_ok;
     bool no_effect; /* stored, but also listed as ignored (no effect on the simulation) */
     size_t set_off; /* non-zero: a bool set when the option is given (fio_option_is_set) */
+    bool rbd_engine; /* an option of fio's rbd engine (engines/rbd.c): only with ioengine=rbd */
 };
 
 #define J(f) offsetof(struct workload_job, f)
@@ -827,17 +913,18 @@ struct opt_def {
 #define TIME(nm, al, f, unit) { .name = nm, .alias = al, .type = OT_TIME, .off = J(f), .unit_ns = unit }
 #define FN(nm, al, f) { .name = nm, .alias = al, .type = OT_FN, .fn = f }
 #define IGN(nm, al) { .name = nm, .alias = al, .type = OT_IGNORED }
-#define UNSUP(nm, al) { .name = nm, .alias = al, .type = OT_UNSUPPORTED }
 
 static const struct opt_def opt_table[] = {
     STR("name", name),
     { .name = "description", .type = OT_STR, .off = J(description),
       .size = sizeof(((struct workload_job *)0)->description), .no_effect = true },
     STR("ioengine", ioengine),
-    STR("pool", pool),
-    STR("rbdname", rbdname),
-    STR("clientname", clientname),
-    STR("clustername", clustername),
+#define RBD_STR(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct workload_job *)0)->f), \
+                        .rbd_engine = true }
+    RBD_STR("pool", pool),
+    RBD_STR("rbdname", rbdname),
+    RBD_STR("clientname", clientname),
+    RBD_STR("clustername", clustername),
     FN("rw", "readwrite", opt_rw),
     FN("rw_sequencer", NULL, opt_rw_sequencer),
     FN("rwmixread", NULL, opt_rwmixread),
@@ -884,37 +971,50 @@ static const struct opt_def opt_table[] = {
     BOOL("per_job_logs", per_job_logs),
     STR("write_iolog", write_iolog),
     STR("read_iolog", read_iolog),
+    /* no effect on the rbd engine (listed as such); the kernel client needs direct=1
+       (scenario.c check_engines: the page cache is not modelled) */
     { .name = "direct", .type = OT_BOOL, .off = J(direct), .no_effect = true },
-    /* no effect on the simulated I/O stream (host-side, output or file-system knobs) */
-    IGN("thread", NULL), IGN("buffered", NULL), IGN("invalidate", NULL), IGN("busy_poll", NULL),
-    IGN("exitall", NULL), IGN("exitall_on_error", NULL), IGN("gtod_reduce", NULL),
-    IGN("gtod_cpu", NULL), IGN("disable_lat", NULL), IGN("disable_clat", NULL),
-    IGN("disable_slat", NULL), IGN("disable_bw_measurement", "disable_bw"),
+    { .name = "buffered", .type = OT_FN, .fn = opt_buffered, .bare_ok = true },
+    { .name = "filename", .type = OT_FN, .fn = opt_filename },
+    /* no effect on the simulated I/O stream: host-side (threads vs processes,
+       CPU/NUMA binding, priorities, clocks, locked memory), output-only,
+       file-system knobs the rbd engine and a block device do not use, buffer
+       contents (BlueStore compresses nothing by default), error handling (the
+       model produces no errors) */
+    IGN("thread", NULL), IGN("invalidate", NULL), IGN("exitall_on_error", NULL),
+    IGN("gtod_reduce", NULL), IGN("gtod_cpu", NULL), IGN("disable_lat", NULL),
+    IGN("disable_clat", NULL), IGN("disable_slat", NULL), IGN("disable_bw_measurement", "disable_bw"),
     IGN("clocksource", NULL), IGN("cpus_allowed", NULL), IGN("cpus_allowed_policy", NULL),
-    IGN("cpumask", NULL), IGN("nice", NULL), IGN("prio", NULL), IGN("prioclass", NULL),
-    IGN("ioscheduler", NULL), IGN("filename", NULL), IGN("directory", NULL),
-    IGN("nrfiles", "nr_files"), IGN("filesize", NULL), IGN("unlink", NULL),
-    IGN("fallocate", NULL), IGN("lockmem", NULL), IGN("iodepth_batch", "iodepth_batch_submit"),
-    IGN("iodepth_batch_complete_min", "iodepth_batch_complete"),
-    IGN("iodepth_batch_complete_max", NULL), IGN("iodepth_low", NULL),
-    IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL),
+    IGN("cpumask", NULL), IGN("numa_cpu_nodes", NULL), IGN("numa_mem_policy", NULL),
+    IGN("nice", NULL), IGN("prio", NULL), IGN("prioclass", NULL), IGN("uid", NULL), IGN("gid", NULL),
+    IGN("ioscheduler", NULL), IGN("directory", NULL), IGN("filename_format", NULL),
+    IGN("unique_filename", NULL), IGN("nrfiles", "nr_files"), IGN("openfiles", NULL),
+    IGN("file_service_type", NULL), IGN("filesize", NULL), IGN("unlink", NULL),
+    IGN("unlink_each_loop", NULL), IGN("fallocate", NULL), IGN("lockmem", NULL),
+    IGN("mem", "iomem"), IGN("iomem_align", "mem_align"), IGN("hugepage-size", NULL),
+    /* rbd: fio_rbd_queue has the I/O in flight already (no .commit); a block
+       engine's io_submit waits for the batch (ioengines.c td_io_queue) */
+    { .name = "iodepth_batch", .alias = "iodepth_batch_submit", .type = OT_IGNORED, .fn = check_iodepth_batch },
+    { .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete", .type = OT_IGNORED,
+      .fn = check_iodepth_batch_complete_min },
+    { .name = "iodepth_batch_complete_max", .type = OT_IGNORED, .fn = check_iodepth_batch_complete_max },
+    { .name = "iodepth_low", .type = OT_IGNORED, .fn = check_iodepth_low },
+    IGN("refill_buffers", NULL), IGN("scramble_buffers", NULL), IGN("buffer_pattern", NULL),
     IGN("buffer_compress_percentage", NULL), IGN("buffer_compress_chunk", NULL),
-    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL),
+    IGN("dedupe_percentage", NULL), IGN("zero_buffers", NULL), IGN("continue_on_error", NULL),
+    IGN("ignore_error", NULL), IGN("error_dump", NULL), IGN("exit_what", NULL),
     IGN("unified_rw_reporting", NULL),
     IGN("log_prio", NULL), IGN("log_compression", NULL), IGN("unit_base", NULL),
     IGN("significant_figures", NULL), IGN("allow_file_create", NULL), IGN("create_on_open", NULL),
+    IGN("allow_mounted_write", NULL),
     { .name = "verify", .type = OT_IGNORED, .fn = check_verify },
-    /* real fio options whose effect cephsim does not model */
-    UNSUP("rate", NULL), UNSUP("rate_min", "ratemin"), UNSUP("rate_iops_min", NULL),
-    UNSUP("rate_process", NULL), UNSUP("rate_cycle", "ratecycle"), UNSUP("loops", NULL),
-    UNSUP("fsync", NULL), UNSUP("fdatasync", NULL), UNSUP("end_fsync", NULL),
-    UNSUP("fsync_on_close", NULL), UNSUP("percentage_random", NULL), UNSUP("zonemode", NULL),
-    UNSUP("offset_increment", NULL), UNSUP("bs_unaligned", "blocksize_unaligned"),
+    /* fio's rbd engine (engines/rbd.c) */
+    { .name = "busy_poll", .type = OT_IGNORED, .fn = check_busy_poll, .rbd_engine = true },
 };
 
 #define N_OPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
 
-static const struct opt_def *find_opt(const char *key)
+static const struct opt_def *find_opt_any(const char *key)
 {
     for (int i = 0; i < N_OPTS; i++)
         if (!strcmp(key, opt_table[i].name) || (opt_table[i].alias && !strcmp(key, opt_table[i].alias)))
@@ -922,16 +1022,184 @@ static const struct opt_def *find_opt(const char *key)
     return NULL;
 }
 
+/*
+ * What fio options cephsim does not model would change, for the ones users
+ * meet most (fio's own help text speaks for the others).
+ */
+static const struct { const char *name, *change; } not_modelled[] = {
+    { "rate", "a bandwidth cap; cephsim paces by rate_iops only" },
+    { "rate_min", "a minimum bandwidth below which fio fails the job" },
+    { "rate_iops_min", "a minimum IOPS below which fio fails the job" },
+    { "rate_process", "Poisson-distributed issue times instead of linear pacing" },
+    { "rate_cycle", "the window over which rate_min is checked" },
+    { "rate_ignore_thinktime", "rate pacing that ignores thinktime" },
+    { "loops", "the job repeated that many times" },
+    { "fsync", "an fsync (rbd_aio_flush) every N writes" },
+    { "fdatasync", "an fdatasync (rbd_aio_flush) every N writes" },
+    { "end_fsync", "an fsync once the writes are done" },
+    { "fsync_on_close", "an fsync when the file is closed" },
+    { "sync", "O_SYNC writes: a cache flush or FUA with every write" },
+    { "write_barrier", "a barrier write every N writes" },
+    { "percentage_random", "a mix of random and sequential offsets" },
+    { "zonemode", "zoned-device offsets (zones of zonesize, zone resets)" },
+    { "offset_increment", "per-clone offsets (offset + thread number * increment)" },
+    { "bs_unaligned", "block sizes not aligned to the sector size" },
+    { "ba", "random offsets aligned to a boundary other than the block size" },
+    { "bs_is_seq_rand", "block sizes given per sequential/random instead of per read/write" },
+    { "io_submit_mode", "submission offloaded to a pool of threads (io_submit_mode=offload)" },
+    { "latency_target", "fio searching the queue depth that meets a latency target" },
+    { "latency_window", "fio searching the queue depth that meets a latency target" },
+    { "latency_percentile", "fio searching the queue depth that meets a latency target" },
+    { "max_latency", "the job failing when a latency exceeds the bound" },
+    { "steadystate", "the job ending once a steady state is detected" },
+    { "ss_dur", "the job ending once a steady state is detected" },
+    { "ss_ramp", "the job ending once a steady state is detected" },
+    { "flow", "jobs throttling each other (fio's flow control)" },
+    { "flow_id", "jobs throttling each other (fio's flow control)" },
+    { "flow_sleep", "jobs throttling each other (fio's flow control)" },
+    { "flow_watermark", "jobs throttling each other (fio's flow control)" },
+    { "wait_for", "this job starting when the named one has finished" },
+    { "exitall", "every job stopped when the first one finishes" },
+    { "serialize_overlap", "overlapping I/Os kept from being in flight together" },
+    { "fill_device", "writing until the device is full" },
+    { "fill_fs", "writing until the device is full" },
+    { "pre_read", "the file read in before the job starts" },
+    { "do_verify", "a verification read phase" },
+    { "verify_only", "a verification read phase without the writes" },
+    { "experimental_verify", "a verification read phase" },
+    { "trim_percentage", "trims of written blocks" },
+    { "trim_backlog", "trims of written blocks" },
+    { "random_distribution", "a different offset distribution" },
+    { "replay_redirect", "an iolog replayed on another device" },
+    { "replay_no_stall", "an iolog replayed as fast as possible" },
+    { "thinktime_spin", "busy thinktime" },
+    { "write_hist_log", "a histogram log file cephsim does not write" },
+    { "log_hist_msec", "a histogram log file cephsim does not write" },
+    { "stats", "statistics off: nothing reported for the job" },
+    { "exec_prerun", "a command run before the job" },
+    { "exec_postrun", "a command run after the job" },
+    { "create_serialize", "files created one after the other before the job" },
+    { "create_fsync", "an fsync of the files laid out before the job" },
+    { "create_only", "files laid out, no I/O" },
+    { "atomic", "atomic (O_ATOMIC) direct writes" },
+    { "cpuload", "a CPU-burning job (fio's cpuio engine)" },
+};
+
+static const struct fio_optinfo *fio_info(const char *key)
+{
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        const struct fio_optinfo *o = &fio_optinfo_table[i];
+        if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
+            return o;
+    }
+    return NULL;
+}
+
+/* engine_in() is defined below */
+static bool engine_in(const char *eng, const char *list);
+
+/* The row of key for the job's engine (a shared name has one row per engine meaning). */
+static const struct fio_optinfo *fio_info_for(const char *key, const char *engine)
+{
+    const struct fio_optinfo *first = NULL;
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        const struct fio_optinfo *o = &fio_optinfo_table[i];
+        if (strcmp(key, o->name) && !(o->alias && !strcmp(key, o->alias)))
+            continue;
+        if (!o->engines || engine_in(engine, o->engines))
+            return o;
+        first = first ? first : o;
+    }
+    return first;
+}
+
+static bool listed(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return false;
+}
+
+/* Is eng one of the comma-separated engines in list? */
+static bool engine_in(const char *eng, const char *list)
+{
+    size_t n = strlen(eng);
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && !strncmp(p, eng, n))
+            return true;
+        p = comma ? comma + 1 : NULL;
+    }
+    return false;
+}
+
+/* An option of an engine only (fio resolves those once the engine is loaded). */
+static bool is_engine_option(const char *key)
+{
+    const struct opt_def *d = find_opt_any(key);
+    if (d)
+        return d->rbd_engine;
+    const struct fio_optinfo *o = fio_info(key);
+    return o && o->engines;
+}
+
 static const char *did_you_mean(const char *key)
 {
-    const char *names[2 * N_OPTS];
+    /* fio's own names: a did-you-mean must name an option fio has */
+    const char **names = sim_xcalloc(2 * (size_t)fio_optinfo_count, sizeof *names);
     int nn = 0;
-    for (int i = 0; i < N_OPTS; i++) {
-        names[nn++] = opt_table[i].name;
-        if (opt_table[i].alias)
-            names[nn++] = opt_table[i].alias;
+    for (int i = 0; i < fio_optinfo_count; i++) {
+        names[nn++] = fio_optinfo_table[i].name;
+        if (fio_optinfo_table[i].alias)
+            names[nn++] = fio_optinfo_table[i].alias;
     }
-    return names_did_you_mean(key, names, nn);
+    const char *dym = names_did_you_mean(key, names, nn);
+    free(names);
+    return dym;
+}
+
+/*
+ * The message for an option cephsim's table does not have: fio does not have
+ * it either (-ENOENT), or it is fio's and not modelled (-ENOSYS); why holds
+ * the whole message.  engine: the job's ioengine.
+ */
+static int explain_unmodelled(const char *key, const char *engine, char *why, size_t n)
+{
+    const struct fio_optinfo *o = fio_info_for(key, engine);
+    if (!o) {
+        if (listed(key, fio_newer_options, fio_newer_options_count))
+            return whyf(why, n, -ENOENT, "unknown option '%s': %s has it, %s (Debian 12's fio, which cephsim "
+                        "follows) does not", key, fio_vocabulary_newer, fio_vocabulary_release);
+        const char *dym = did_you_mean(key);
+        return whyf(why, n, -ENOENT, "unknown option '%s': fio has no such option%s%s%s", key,
+                    dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
+    }
+    if (o->engines && !engine_in(engine, o->engines)) {
+        /* every engine that has the name, over its rows */
+        char owners[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < fio_optinfo_count; i++)
+            if (!strcmp(fio_optinfo_table[i].name, o->name) && fio_optinfo_table[i].engines)
+                len += (size_t)snprintf(owners + len, len < sizeof owners ? sizeof owners - len : 0, "%s%s",
+                                        len ? "," : "", fio_optinfo_table[i].engines);
+        return whyf(why, n, -ENOSYS, "option '%s' belongs to fio's %s engine%s, not to ioengine=%s (fio "
+                    "itself would refuse it: \"Bad option\")", key, owners, strchr(owners, ',') ? "s" : "",
+                    engine);
+    }
+    const char *change = NULL;
+    for (size_t i = 0; i < sizeof not_modelled / sizeof not_modelled[0] && !change; i++)
+        if (!strcmp(o->name, not_modelled[i].name))
+            change = not_modelled[i].change;
+    if (o->engines && strcmp(engine, "rbd") && !fiojob_block_engine(engine))
+        return whyf(why, n, -ENOSYS, "ioengine=%s is not modelled by cephsim (fio's rbd engine and block engines on "
+                    "a mapped /dev/rbdN are), nor its option %s", engine, o->name);
+    if (o->engines)
+        return whyf(why, n, -ENOSYS, "fio's %s engine option %s is not modelled by cephsim (it would change: %s)",
+                    engine, o->name, change ? change : o->help ? o->help : o->lname);
+    return whyf(why, n, -ENOSYS, "fio option %s is not modelled by cephsim (it would change: %s)", o->name,
+                change ? change : o->help ? o->help : o->lname);
 }
 
 static void add_ignored(struct fio_jobfile *jf, const char *name)
@@ -956,18 +1224,16 @@ static void dump_option(cJSON *dump, const char *name, const char *val)
 }
 
 /*
- * Apply key[=val] to j.  Returns 0, -ENOENT for an unknown key (why holds the
- * did-you-mean suffix), or -EINVAL/-ENOTSUP with the reason in why.
+ * Apply key[=val] to j.  Returns 0; -ENOENT (fio has no such option) or
+ * -ENOSYS (fio's, not modelled) with the whole message in why; or
+ * -EINVAL/-ENOTSUP with the reason about the value in why.
  */
 static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *dump, const char *key,
                         const char *val_in, char *why, size_t n)
 {
-    const struct opt_def *o = find_opt(key);
-    if (!o) {
-        const char *dym = did_you_mean(key);
-        whyf(why, n, 0, "%s%s%s", dym ? " (did you mean '" : "", dym ? dym : "", dym ? "'?)" : "");
-        return -ENOENT;
-    }
+    const struct opt_def *o = find_opt_any(key);
+    if (!o || (o->rbd_engine && strcmp(j->ioengine, "rbd")))
+        return explain_unmodelled(key, j->ioengine, why, n); /* fio: the engine's options only */
     char vbuf[FIOJOB_MAX_LINE], given[FIOJOB_MAX_LINE];
     char *v = NULL;
     if (val_in && strlen(val_in) >= sizeof vbuf)
@@ -1007,9 +1273,6 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
     case OT_IGNORED:
         rc = o->fn ? o->fn(j, v, why, n) : 0;
         break;
-    case OT_UNSUPPORTED:
-        rc = whyf(why, n, -ENOTSUP, "option '%s' is not supported by cephsim", o->name);
-        break;
     }
     if (!rc && o->set_off)
         *(bool *)((char *)j + o->set_off) = true;
@@ -1018,6 +1281,36 @@ static int apply_option(struct fio_jobfile *jf, struct workload_job *j, cJSON *d
     if (!rc)
         dump_option(dump, o->name, v ? given : NULL);
     return rc;
+}
+
+/* ---- the client a job runs on --------------------------------------------- */
+
+/* fio's engines that do block I/O on a file or device through the kernel. */
+static const char *const kernel_block_engines[] = { "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2",
+                                                    "vsync", "posixaio" };
+
+bool fiojob_block_engine(const char *engine)
+{
+    return listed(engine, kernel_block_engines, (int)(sizeof kernel_block_engines / sizeof kernel_block_engines[0]));
+}
+
+/* A kernel-mapped RBD device: /dev/rbdN (rbd map) or udev's /dev/rbd/POOL/IMAGE. */
+bool fiojob_is_rbd_device(const char *filename)
+{
+    if (!strncmp(filename, "/dev/rbd/", 9))
+        return filename[9] && strchr(filename + 9, '/') && !strchr(filename, ':');
+    if (strncmp(filename, "/dev/rbd", 8) || !isdigit((unsigned char)filename[8]))
+        return false;
+    const char *p = filename + 8;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == '\0';
+}
+
+/* A block engine on /dev/rbdN runs on the kernel client (models/ceph/krbd.c). */
+static void resolve_client(struct workload_job *j)
+{
+    j->kernel_client = fiojob_block_engine(j->ioengine) && fiojob_is_rbd_device(j->filename);
 }
 
 /* ---- defaults, groups ----------------------------------------------------- */
@@ -1067,6 +1360,7 @@ struct raw_opt {
     char *text;       /* "key[=value]" after ${VAR} substitution */
     const char *file; /* display name, owned by the parse context */
     int line;
+    char unset_var[64]; /* the first ${NAME} of the line that was unset ("" = none) */
 };
 
 struct parse_ctx {
@@ -1095,8 +1389,9 @@ static const char *lookup_var(const struct fiojob_vars *vars, const char *name)
     return vars && vars->lookup ? vars->lookup(vars->ctx, name) : getenv(name);
 }
 
-/* fio_option_dup_subs(): every ${NAME} becomes its value, "" when unset. */
-static char *expand_vars(const struct fiojob_vars *vars, const char *in)
+/* fio_option_dup_subs(): every ${NAME} becomes its value, "" when unset (the
+   first unset name is kept in unset, size 64, for messages). */
+static char *expand_vars(const struct fiojob_vars *vars, const char *in, char *unset)
 {
     size_t cap = strlen(in) + 64, len = 0;
     char *out = sim_xcalloc(cap, 1);
@@ -1108,6 +1403,8 @@ static char *expand_vars(const struct fiojob_vars *vars, const char *in)
             char name[256];
             snprintf(name, sizeof name, "%.*s", (int)(end - p - 2), p + 2);
             val = name[0] ? lookup_var(vars, name) : NULL;
+            if (!val && !unset[0])
+                snprintf(unset, 64, "%.63s", name);
             val = val ? val : "";
             vlen = strlen(val);
             p = end + 1;
@@ -1149,20 +1446,27 @@ static int finish_section(struct parse_ctx *c)
     if (!c->is_global)
         snprintf(job.name, sizeof job.name, "%s", c->sect_name);
     int rc = 0;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
+    /* fio_options_parse(): kb_base first (prio), then the general options, then
+       the engine's own ones (once ioengine is known, as fio's ioengine_load) */
+    for (int pass = 0; pass < 3 && !rc; pass++) {
         for (int i = 0; i < c->n_opts && !rc; i++) {
-            char why[400], *val;
+            char why[600], *val;
             char *tmp = sim_xstrdup(c->opts[i].text);
             char *key = split_kv(tmp, &val);
-            if ((pass == 0) == (strcmp(key, "kb_base") == 0)) {
+            /* iodepth_batch's meaning depends on the engine too */
+            bool late = is_engine_option(key) || !strcmp(key, "iodepth_batch") || !strcmp(key, "iodepth_batch_submit");
+            int p = !strcmp(key, "kb_base") ? 0 : late ? 2 : 1;
+            if (p == pass) {
                 rc = apply_option(c->jf, t, dump, key, val, why, sizeof why);
-                if (rc == -ENOENT)
-                    sim_errf(c->err, -EINVAL, "%s:%d: unknown option '%s'%s", c->opts[i].file,
-                             c->opts[i].line, key, why);
+                const char *unset = c->opts[i].unset_var;
+                char note[160] = "";
+                if (rc && unset[0])
+                    snprintf(note, sizeof note, " (${%s} is not set: fio substitutes an empty value)", unset);
+                if (rc == -ENOENT || rc == -ENOSYS)
+                    sim_errf(c->err, -EINVAL, "%s:%d: %s%s", c->opts[i].file, c->opts[i].line, why, note);
                 else if (rc)
-                    sim_errf(c->err, rc, "%s:%d: %s: %s", c->opts[i].file, c->opts[i].line, key,
-                             why);
-                if (rc == -ENOENT)
+                    sim_errf(c->err, rc, "%s:%d: %s: %s%s", c->opts[i].file, c->opts[i].line, key, why, note);
+                if (rc == -ENOENT || rc == -ENOSYS)
                     rc = -EINVAL;
             }
             free(tmp);
@@ -1179,6 +1483,7 @@ static int finish_section(struct parse_ctx *c)
     }
     if (!c->is_global) {
         struct fio_jobfile *jf = c->jf;
+        resolve_client(&job);
         jf->jobs = sim_xrealloc(jf->jobs, (size_t)jf->n_jobs + 1, sizeof *jf->jobs);
         jf->job_options = sim_xrealloc(jf->job_options, (size_t)jf->n_jobs + 1, sizeof *jf->job_options);
         jf->job_options[jf->n_jobs] = dump;
@@ -1311,7 +1616,9 @@ static int read_text(struct parse_ctx *c, char *text, const char *file, const ch
                                 file, lineno, split_kv(line, &val));
             }
             c->opts = sim_xrealloc(c->opts, (size_t)c->n_opts + 1, sizeof *c->opts);
-            c->opts[c->n_opts++] = (struct raw_opt){ expand_vars(c->vars, line), file, lineno };
+            struct raw_opt *ro = &c->opts[c->n_opts++];
+            *ro = (struct raw_opt){ .file = file, .line = lineno };
+            ro->text = expand_vars(c->vars, line, ro->unset_var);
             rc = 0;
         }
         if (rc)
@@ -1384,7 +1691,7 @@ int fiojob_parse_string(const char *text, const char *pseudo_name, const char *b
 
 int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struct sim_err *err)
 {
-    char why[400];
+    char why[600];
     /* Validate on copies first so that a bad value leaves jf untouched. */
     struct workload_job scratch;
     int n = jf->n_jobs > 0 ? jf->n_jobs : 1;
@@ -1394,8 +1701,8 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
         else
             job_defaults(&scratch);
         int rc = apply_option(NULL, &scratch, NULL, key, value, why, sizeof why);
-        if (rc == -ENOENT)
-            return sim_errf(err, -EINVAL, "--set fio.%s: unknown option '%s'%s", key, key, why);
+        if (rc == -ENOENT || rc == -ENOSYS)
+            return sim_errf(err, -EINVAL, "--set fio.%s: %s", key, why);
         if (rc)
             return sim_errf(err, rc, "--set fio.%s: %s", key, why);
     }
@@ -1403,6 +1710,7 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
         int rc = apply_option(jf, &jf->jobs[i], jf->job_options[i], key, value, why,
                               sizeof why);
         SIM_ASSERT(rc == 0);
+        resolve_client(&jf->jobs[i]);
     }
     assign_groups(jf);
     return 0;
@@ -1471,11 +1779,26 @@ static void put_pct_or_size(struct strbuf *b, const char *key, uint64_t v, doubl
         strbuf_printf(b, "%s=%s\n", key, fmt_size(t, sizeof t, v, kb_base));
 }
 
+/* s without its surrounding blanks, in buf. */
+static const char *trim_copy(char *buf, size_t n, const char *s)
+{
+    snprintf(buf, n, "%s", s);
+    return trim(buf);
+}
+
 static void put_job(struct strbuf *b, const struct workload_job *j)
 {
     char t1[64], t2[64];
     uint32_t kb = j->kb_base;
-    strbuf_printf(b, "\n[%s]\n", j->name);
+    /* The section header must read back as this job: a name= that is empty,
+       starts with "global" (fio's strncmp) or holds ']' or a comment character
+       goes in a name= line under a plain header. */
+    bool plain = j->name[0] && strncmp(j->name, "global", 6) && !strpbrk(j->name, "[];#") &&
+                 strlen(j->name) == strlen(trim_copy(t1, sizeof t1, j->name));
+    if (plain)
+        strbuf_printf(b, "\n[%s]\n", j->name);
+    else
+        strbuf_printf(b, "\n[job]\nname=%s\n", j->name);
     if (j->description[0])
         strbuf_printf(b, "description=%s\n", j->description);
     strbuf_printf(b, "kb_base=%u\nioengine=%s\n", kb, j->ioengine);
@@ -1487,11 +1810,14 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
         strbuf_printf(b, "pool=%s\n", j->pool);
     if (j->rbdname[0])
         strbuf_printf(b, "rbdname=%s\n", j->rbdname);
+    if (j->filename[0])
+        strbuf_printf(b, "filename=%s\n", j->filename);
     strbuf_printf(b, "rw=%s", fiojob_rw_name(j->rw));
     if (rw_is_random(j->rw) && j->rw_seq_nr != 1)
         strbuf_printf(b, ":%u", j->rw_seq_nr);
     else if (!rw_is_random(j->rw) && j->rw_seq_add)
-        strbuf_printf(b, ":%s", fmt_size(t1, sizeof t1, j->rw_seq_add, kb));
+        strbuf_printf(b, ":%s%s", j->rw_seq_add < 0 ? "-" : "",
+                      fmt_size(t1, sizeof t1, j->rw_seq_add < 0 ? (uint64_t)-j->rw_seq_add : (uint64_t)j->rw_seq_add, kb));
     strbuf_printf(b, "\n");
     if (j->rw_sequencer != FIO_RWSEQ_SEQUENTIAL)
         strbuf_printf(b, "rw_sequencer=identical\n");
@@ -1615,6 +1941,53 @@ char *fiojob_to_text(const struct fio_jobfile *jf)
     for (int i = 0; i < jf->n_jobs; i++)
         put_job(&b, &jf->jobs[i]);
     return b.s;
+}
+
+/* ---- the modelled vocabulary (list-params) -------------------------------- */
+
+void fiojob_print_options(FILE *f, bool markdown)
+{
+    if (markdown)
+        fprintf(f, "\n### `fio.<option>`\n\nThe fio options cephsim models, in a job file (`cephsim run F.fio`, "
+                   "`--jobfile F`, `clients.jobfile`, `clients.jobs`) or applied to every job with "
+                   "`--set fio.<option>=<value>`.  The meaning is fio's own (%s, `fio --cmdhelp=<option>`); "
+                   "any other option of fio is refused with what it would change, one fio does not have "
+                   "with did-you-means from fio's names.\n\n| option | alias | fio's meaning |\n|---|---|---|\n",
+                fio_vocabulary_release);
+    else
+        fprintf(f, "\n[fio] options cephsim models (fio's meaning, %s `fio --cmdhelp`)\n", fio_vocabulary_release);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (markdown)
+                fprintf(f, "\nAccepted with no effect on what the model measures (host-side, output-only or "
+                           "file-system options; listed as ignored in the run's notes):\n\n");
+            else
+                fprintf(f, "\n[fio] accepted, no effect on the simulation\n");
+        }
+        for (int i = 0; i < N_OPTS; i++) {
+            const struct opt_def *o = &opt_table[i];
+            bool noop = o->type == OT_IGNORED || o->no_effect;
+            if (noop != (pass == 1))
+                continue;
+            const struct fio_optinfo *fi = fio_info_for(o->name, "rbd"); /* pool: the rbd engine's */
+            const char *help = fi ? (fi->help ? fi->help : fi->lname) : "";
+            if (pass == 1 && markdown)
+                fprintf(f, "`%s`", o->name);
+            if (pass == 1) {
+                if (markdown)
+                    fprintf(f, " ");
+                else
+                    fprintf(f, "  %-28s %s\n", o->name, help);
+                continue;
+            }
+            if (markdown)
+                fprintf(f, "| `%s` | %s | %s |\n", o->name, o->alias ? o->alias : "", help);
+            else
+                fprintf(f, "  %-28s %-22s %s\n", o->name, o->alias ? o->alias : "", help);
+        }
+    }
+    if (markdown)
+        fprintf(f, "\n");
 }
 
 void fiojob_free(struct fio_jobfile *jf)

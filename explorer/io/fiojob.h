@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cjson/cJSON.h>
 
 #include "err.h"
@@ -61,6 +62,16 @@ char *fiojob_to_text(const struct fio_jobfile *jf);
 /* Names used in messages and in fiojob_to_text ("randwrite", "zipf"). */
 const char *fiojob_rw_name(enum fio_rw rw);
 const char *fiojob_dist_name(enum fio_rand_dist d);
+
+/* fio engines doing block I/O through the kernel (libaio, io_uring, psync...):
+   on a mapped RBD device (/dev/rbdN, /dev/rbd/POOL/IMAGE) the job runs on the
+   kernel client (workload_job.kernel_client). */
+bool fiojob_block_engine(const char *engine);
+bool fiojob_is_rbd_device(const char *filename);
+
+/* The options cephsim models with fio's own help text, then the ones accepted
+   with no effect (list-params; markdown for scenarios/SCHEMA.md). */
+void fiojob_print_options(FILE *f, bool markdown);
 
 /* Free everything owned by jf and zero it. */
 void fiojob_free(struct fio_jobfile *jf);

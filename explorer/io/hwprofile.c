@@ -47,6 +47,7 @@
     { .name = key, .type = PARAM_ENUM, .offset = offsetof(struct st, field), .choices = ch,  \
       .def = d, .help = h }
 
+static const char *const scaling_driver_names[] = {"acpi-cpufreq", "intel_pstate", NULL};
 static const char *const governor_names[] = {"performance", "ondemand", "schedutil", "powersave",
                                              NULL};
 static const char *const switch_modes[] = {"cut-through", "store-and-forward", "none", NULL};
@@ -95,11 +96,15 @@ static const struct param_def cpu_params[] = {
         "used; 2e9 = Linux default (none); 0 = poll only"),
     ENUM(hw_cpu, "default_governor", default_governor, governor_names, HWPROFILE_GOV_SCHEDUTIL,
          "cpufreq governor in effect; must be one of governors[] (required)"),
+    ENUM(hw_cpu, "scaling_driver", scaling_driver, scaling_driver_names, 0,
+         "cpufreq driver (scaling_driver): acpi-cpufreq's powersave pins the lowest P-state; intel_pstate "
+         "(active, HWP) has its own powersave, whose hardware-chosen clock follows load from idle_clock_ghz to "
+         "max_clock_ghz over ramp_us (Linux intel_pstate.rst: 'powersave' is not the generic governor)"),
     PARAM_END,
 };
 static const char *const cpu_optional[] = {"smt_pair_throughput", "all_core_clock_ghz",
                                            "ref_clock_ghz", "ipc_rel", "cpu_dma_latency_us",
-                                           NULL};
+                                           "scaling_driver", NULL};
 static const char *const cpu_extra[] = {"source", "cstates", "governors", NULL};
 
 static const struct param_def cstate_params[] = {
@@ -135,10 +140,12 @@ static const struct param_def governor_params[] = {
 static const struct param_def nvme_params[] = {
     STR(hw_nvme, "model", model, "Samsung PM983 3.84 TB",
         PARAM_DESCRIPTIVE "part name, for the record (required)"),
-    DBL(hw_nvme, capacity_gb, 0.001, 1e6, 3840, "GB",
+    /* min 0.06 GB: OSD::update_crush_location writes the weight as TiB "%.4lf",
+       0.0000 below ~0.055 GB, and CRUSH places nothing on a zero-weight OSD */
+    DBL(hw_nvme, capacity_gb, 0.06, 1e6, 3840, "GB",
         PARAM_DESCRIPTIVE "usable capacity, decimal: no capacity model (the drive never "
-        "fills; fill level and garbage collection are in the sustained IOPS figures) "
-        "(required)"),
+        "fills; fill level and garbage collection are in the sustained IOPS figures); "
+        "it sets the OSD's CRUSH weight, 0 below 0.06 GB (required)"),
     DBL(hw_nvme, rand_read_4k_iops, 1, 1e8, 540000, "IOPS",
         "sustained 4 KiB random-read cap (PM983: 540K, datasheet) (required)"),
     DBL(hw_nvme, rand_write_4k_iops, 1, 1e8, 50000, "IOPS",

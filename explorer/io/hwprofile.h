@@ -101,6 +101,7 @@ struct hw_cpu {
     double cross_ccx_wake_extra_us;
     double cpu_dma_latency_us; /* PM QoS limit; 2e9 = Linux default (no limit) */
     int default_governor;      /* enum hwprofile_governor, one of governors[] */
+    int scaling_driver;        /* 0 acpi-cpufreq, 1 intel_pstate (HWP: powersave follows load) */
     int n_cstates;
     struct hw_cstate cstates[HWPROFILE_CSTATES_MAX]; /* shallow to deep */
     int n_governors;

@@ -42,16 +42,38 @@ int jsonu_slurp_max(const char *path, size_t max, char **out, size_t *len, struc
                             "file?)", path, max >> 20);
         }
     }
-    int bad = ferror(f);
+    int bad = ferror(f), e = errno ? errno : EIO;
     fclose(f);
     if (bad) {
         free(buf);
-        return sim_errf(err, -EIO, "%s: read error", path);
+        return sim_errf(err, -e, "%s: read error: %s", path, strerror(e));
     }
     buf[n] = '\0';
     *out = buf;
     if (len)
         *len = n;
+    return 0;
+}
+
+int jsonu_check_nul(const char *name, const char *text, size_t len, struct sim_err *err)
+{
+    int line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n')
+            line++;
+        if (text[i] == '\0')
+            return sim_errf(err, -EINVAL, "%s:%d: a NUL byte at byte %zu (JSON text holds none; a binary file?)",
+                            name, line, i);
+        /* "\u0000" whose backslash is not itself escaped */
+        if (text[i] == '\\' && i + 5 < len && text[i + 1] == 'u' && !memcmp(text + i + 2, "0000", 4)) {
+            size_t bs = 0;
+            for (size_t k = i; k > 0 && text[k - 1] == '\\'; k--)
+                bs++;
+            if (bs % 2 == 0)
+                return sim_errf(err, -EINVAL, "%s:%d: \\u0000 at byte %zu: a string holding a NUL character "
+                                "(C strings end there; refused rather than cut short)", name, line, i);
+        }
+    }
     return 0;
 }
 
@@ -61,6 +83,10 @@ cJSON *jsonu_load_file(const char *path, struct sim_err *err)
     size_t len;
     if (jsonu_slurp(path, &buf, &len, err) < 0)
         return NULL;
+    if (jsonu_check_nul(path, buf, len, err) < 0) {
+        free(buf);
+        return NULL;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1); /* length counts the NUL */
     if (!root) {

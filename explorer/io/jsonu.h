@@ -23,6 +23,10 @@ int jsonu_slurp(const char *path, char **out, size_t *len, struct sim_err *err);
 /* Parse a JSON file; NULL on error (message names the file and the byte offset). */
 cJSON *jsonu_load_file(const char *path, struct sim_err *err);
 
+/* -EINVAL naming name:line when text[0..len) holds a NUL byte or a "\u0000"
+   escape: cJSON would end the string there and the rest would be lost. */
+int jsonu_check_nul(const char *name, const char *text, size_t len, struct sim_err *err);
+
 /* Write JSON text to path atomically (tmp file + rename): no half-written files. */
 int jsonu_write_file(const char *path, const cJSON *json, struct sim_err *err);
 /* Same for arbitrary text. */

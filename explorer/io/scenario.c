@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "crushdump.h"
+#include "fioopts.h"
 #include "files.h"
 #include "jsonu.h"
 #include "paramjson.h"
@@ -27,6 +28,7 @@
 static const char *const governor_names[] = {"default", "performance", "ondemand", "schedutil",
                                              "powersave", NULL};
 static const char *const failure_domain_names[] = {"host", "osd", NULL};
+static const char *const osd_cpus_scope_names[] = {"osd", "nvme", NULL};
 static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
                                           "write_flag", "object_map_skip", NULL};
 
@@ -36,6 +38,18 @@ const struct param_def scenario_cluster_params[] = {
      "(= its drives_per_host); keys given explicitly win"},
     {"hosts", PARAM_INT, CL(hosts), 1, 1000, 3, NULL, NULL, "count", "OSD hosts"},
     {"osds_per_host", PARAM_INT, CL(osds_per_host), 1, 64, 10, NULL, NULL, "count", "OSDs per host, one NVMe drive each"},
+    {"osds_per_nvme", PARAM_INT, CL(osds_per_nvme), 1, 16, 1, NULL, NULL, "count",
+     "OSDs sharing one NVMe drive (ceph-volume lvm batch --osds-per-device): consecutive OSDs of a host share "
+     "its queue and internal parallelism; with cluster.host, osds_per_host defaults to drives_per_host x this"},
+    {"osd_cpus", PARAM_INT, CL(osd_cpus), 0, 1024, 0, NULL, NULL, "count",
+     "hardware threads each OSD is confined to (numactl --physcpubind / a container's cpuset.cpus): its threads "
+     "queue for its own set; 0 = no set, the OSDs share the host's cores"},
+    {"osd_cpus_smt", PARAM_BOOL, CL(osd_cpus_smt), 0, 1, 1, NULL, NULL, NULL,
+     "the CPU set is osd_cpus / 2 cores with both SMT siblings (the Reef OSDs-per-NVMe study's numactl lists: "
+     "half physical, half siblings); false: osd_cpus whole cores"},
+    {"osd_cpus_scope", PARAM_ENUM, CL(osd_cpus_scope), 0, 0, 0, NULL, osd_cpus_scope_names, NULL,
+     "osd: each OSD has a set of its own (a container per OSD); nvme: the OSDs of one drive share one set "
+     "(numactl per NVMe, as the Reef OSDs-per-NVMe study pinned them)"},
     {"client_hosts", PARAM_INT, CL(client_hosts), 0, 64, 1, NULL, NULL, "count",
      "hosts running fio (0: fio runs on OSD host 0, as in the lab)"},
     {"cpu", PARAM_STRING, CL(cpu), 0, 0, 0, "epyc-7302p", NULL, NULL, "CPU profile (hw-profiles/cpu)"},
@@ -73,6 +87,14 @@ const struct param_def scenario_image_params[] = {
      "copy-up guard of clone writes: default = assert_exists for a clone, none otherwise"},
     {"copied_up", PARAM_DOUBLE, IM(copied_up), 0, 1, 1, NULL, NULL, "fraction",
      "clone objects already copied up at the start (0 = freshly cloned)"},
+    {"parent_written", PARAM_DOUBLE, IM(parent_written), 0, 1, 1, NULL, NULL, "fraction",
+     "clone: share of each parent object that holds data, from its start (1 = a parent filled before the snapshot, "
+     "as the lab kit does; 0 = never written): what the copy-up reads and sends (CopyupRequest::read_from_parent, "
+     "prepare_copyup_data)"},
+    {"written", PARAM_DOUBLE, IM(written), 0, 1, 1, NULL, NULL, "fraction",
+     "objects of a plain or flattened image written before the run (1 = prefilled, as benchmarks do; 0 = a fresh "
+     "image): a never-written object does not exist, so a read of it costs no device I/O (BlueStore has no "
+     "extent: -ENOENT, zeros) or, with the object map, no OSD op at all (ObjectReadRequest)"},
     {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 1048576, 10, NULL, NULL, "GiB",
      "image size (object state is created on first touch: any size sets up at once)"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
@@ -196,8 +218,6 @@ static int set_param(struct scenario *sc, const struct section *sec, const char 
         free(names);
         return rc;
     }
-    if (!strcmp(path, "ceph.osd_op_queue"))
-        sc->op_queue_set = true;
     char origin[300];
     snprintf(origin, sizeof origin, "--set %s", set);
     return param_set_text(d, (char *)sc + sec->offset, value, origin, path, err);
@@ -221,8 +241,6 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
         if ((rc = paramjson_bind(sections[i].defs, (char *)sc + sections[i].offset, j, sections[i].extra_keys,
                                   file, sections[i].name, err)) < 0)
             return rc;
-        if (!strcmp(sections[i].name, "ceph") && cJSON_GetObjectItemCaseSensitive(j, "osd_op_queue"))
-            sc->op_queue_set = true;
     }
     return 0;
 }
@@ -230,6 +248,23 @@ static int bind_sections(struct scenario *sc, const cJSON *root, const char *fil
 static int value_error(const struct scenario *sc, int rc, const char *path, const char *const *sets, int n_sets,
                        const char *msg, struct sim_err *err);
 static const char *set_origin(const char *path, const char *const *sets, int n_sets);
+
+/* ceph.release's option defaults (release_table.c) on every ceph.<option>
+   that neither the file nor a --set gives: the user's value wins. */
+static int apply_release_defaults(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
+{
+    const cJSON *ceph = cJSON_GetObjectItemCaseSensitive(sc->json, "ceph");
+    int n = param_count(ceph_option_params);
+    bool *given = sim_xcalloc((size_t)n, sizeof *given);
+    for (int i = 0; i < n; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "ceph.%s", ceph_option_params[i].name);
+        given[i] = cJSON_GetObjectItemCaseSensitive(ceph, ceph_option_params[i].name) || set_origin(path, sets, n_sets);
+    }
+    int rc = ceph_options_apply_release(&sc->ceph, &sc->rel, given, err);
+    free(given);
+    return rc;
+}
 static int profiles_dir(const struct scenario *sc, char *dir, size_t n, struct sim_err *err);
 static const char *profile_ref(const struct scenario *sc, const char *key, const char *ref, const char *const *sets,
                                int n_sets, char *buf, size_t n);
@@ -536,19 +571,42 @@ static int load_jobs(struct scenario *sc, const cJSON *clients, const char *file
     return 0;
 }
 
-/* cephsim simulates fio's rbd engine (librbd); a job of any other engine would
-   run silently as librbd and mislead.  Checked once every fio override is in. */
+/* cephsim simulates fio's rbd engine (librbd) and a block engine on a mapped
+   /dev/rbdN (the kernel client, krbd.c); a job of any other engine would run
+   silently as librbd and mislead.  Checked once every fio override is in. */
 static int check_engines(const struct scenario *sc, const char *file, struct sim_err *err)
 {
     for (int i = 0; i < sc->jobs.n_jobs; i++) {
-        const char *eng = sc->jobs.jobs[i].ioengine;
+        const struct workload_job *j = &sc->jobs.jobs[i];
+        const char *eng = j->ioengine;
         if (!strcmp(eng, "rbd"))
             continue;
-        bool kernel = !strcmp(eng, "libaio") || !strcmp(eng, "io_uring") || !strcmp(eng, "psync") ||
-                      !strcmp(eng, "sync") || !strcmp(eng, "posixaio");
-        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not modelled: cephsim simulates fio's rbd engine "
-                        "(ioengine=rbd, librbd)%s", file, sc->jobs.jobs[i].name, eng,
-                        kernel ? "; a kernel-mapped /dev/rbdN needs the kernel client (krbd), not modelled yet" : "");
+        if (j->kernel_client) {
+            /* the page cache in front of the device is not modelled */
+            if (!j->direct)
+                return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s on %s without direct=1 goes through the "
+                                "page cache, which cephsim does not model (set direct=1)", file, j->name, eng,
+                                j->filename);
+            continue;
+        }
+        const char *help = NULL;
+        bool known = false, newer = false;
+        for (int k = 0; k < fio_engineinfo_count; k++)
+            if (!strcmp(eng, fio_engineinfo_table[k].name)) {
+                known = true;
+                help = fio_engineinfo_table[k].help;
+            }
+        for (int k = 0; k < fio_newer_engines_count; k++)
+            newer = newer || !strcmp(eng, fio_newer_engines[k]);
+        if (!known)
+            return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not an engine of %s%s", file, j->name, eng,
+                            fio_vocabulary_release, newer ? " (a later fio added it)" : "");
+        bool block = fiojob_block_engine(eng);
+        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s%s%s%s is not modelled: cephsim simulates fio's rbd "
+                        "engine (ioengine=rbd, librbd)%s", file, j->name, eng, help ? " (" : "", help ? help : "",
+                        help ? ")" : "",
+                        block ? " and block engines on a kernel-mapped RBD device (filename=/dev/rbdN: the kernel "
+                                "client, krbd)" : "");
     }
     return 0;
 }
@@ -659,7 +717,10 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         rc = set ? sim_errf(err, rc, "--set %s: %s", set, e2.msg) : sim_errf(err, rc, "%s: %s", file, e2.msg);
         goto fail;
     }
-    ceph_options_apply_release(&sc->ceph, &sc->rel, sc->op_queue_set);
+    if ((rc = apply_release_defaults(sc, sets, n_sets, &e2)) < 0) {
+        rc = sim_errf(err, rc, "%s: %s", file, e2.msg);
+        goto fail;
+    }
     if (sc->image.object_map && !sc->image.exclusive_lock) {
         /* rbd feature disable exclusive-lock needs object-map off: given, it is an error */
         const cJSON *im = cJSON_GetObjectItemCaseSensitive(sc->json, "image");
@@ -669,6 +730,22 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
             goto fail;
         }
         sc->image.object_map = false;
+    }
+    if (sc->cluster.host[0] && sc->cluster.osds_per_nvme > 1) {
+        /* a host profile counts drives: unless given, OSDs per host = drives x OSDs per drive */
+        const cJSON *cl = cJSON_GetObjectItemCaseSensitive(sc->json, "cluster");
+        if (!cJSON_GetObjectItemCaseSensitive(cl, "osds_per_host") && !set_origin("cluster.osds_per_host", sets, n_sets))
+            sc->cluster.osds_per_host *= sc->cluster.osds_per_nvme;
+        if (sc->cluster.osds_per_host > 64) {
+            rc = value_error(sc, -ERANGE, "cluster.osds_per_nvme", sets, n_sets,
+                             "drives_per_host x osds_per_nvme is more than 64 OSDs per host", err);
+            goto fail;
+        }
+    }
+    if (sc->cluster.osds_per_host % sc->cluster.osds_per_nvme) {
+        rc = value_error(sc, -EINVAL, "cluster.osds_per_nvme", sets, n_sets,
+                         "osds_per_host must be a multiple of osds_per_nvme", err);
+        goto fail;
     }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;
@@ -697,6 +774,13 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     const cJSON *hw = cJSON_GetObjectItemCaseSensitive(sc->json, "hw");
     if (hw && (rc = apply_hw_json(sc, hw, file, err)) < 0)
         goto fail;
+    if (sc->cluster.osd_cpus > sc->cpu.threads) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a CPU set of %lld hardware threads is more than CPU profile '%s' has (%lld)",
+                 (long long)sc->cluster.osd_cpus, sc->cpu.name, (long long)sc->cpu.threads);
+        rc = value_error(sc, -ERANGE, "cluster.osd_cpus", sets, n_sets, msg, err);
+        goto fail;
+    }
     if ((rc = check_cstate(sc, err)) < 0)
         goto fail;
     if ((rc = load_jobs(sc, cJSON_GetObjectItemCaseSensitive(sc->json, "clients"), file, err)) < 0)
@@ -751,6 +835,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     const struct hw_governor *g = hwprofile_cpu_governor(cpu, gov);
     double ipc = cpu->ipc_rel > 0 ? cpu->ipc_rel : 1;
     p->governor = (enum cpu_governor)gov;
+    p->powersave_follows_load = cpu->scaling_driver == 1; /* intel_pstate */
     p->max_clock_ghz = (g ? g->max_clock_ghz : cpu->boost_clock_ghz) * ipc;
     p->idle_clock_ghz = (g ? g->idle_clock_ghz : cpu->base_clock_ghz) * ipc;
     if (gov == CPU_GOV_PERFORMANCE)
@@ -864,6 +949,10 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->hosts = (uint32_t)sc->cluster.hosts;
     spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
     spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
+    spec->osds_per_nvme = (uint32_t)sc->cluster.osds_per_nvme;
+    spec->osd_cpus = (uint32_t)sc->cluster.osd_cpus;
+    spec->osd_cpus_smt = sc->cluster.osd_cpus_smt;
+    spec->osd_cpus_per_nvme = sc->cluster.osd_cpus_scope == 1;
     fill_cpu(sc, &spec->cpu);
     scenario_nvme_params(&sc->nvme, &spec->nvme);
     scenario_net_params(&sc->nic, &sc->sw, sc->cost.tcp_loopback_us, &spec->net);
@@ -884,6 +973,8 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     im->guard = sc->image.guard ? sc->image.guard - 1
                 : sc->image.kind == IMAGE_CLONE ? GUARD_ASSERT_EXISTS : GUARD_NONE;
     im->copied_up = sc->image.copied_up;
+    im->parent_written = sc->image.parent_written;
+    im->written = sc->image.written;
     im->size_bytes = (uint64_t)llround(sc->image.size_gib * 1073741824.0);
     im->order = (uint32_t)sc->image.order;
     im->exclusive_lock = sc->image.exclusive_lock;
@@ -960,7 +1051,5 @@ void scenario_print_params(FILE *f, bool markdown)
         fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery field of the hardware profiles below can be "
                    "overridden in a scenario's `hw` object or with `--set hw.nvme.write_latency_us=30`.\n");
     hwprofile_print_params(f, markdown);
-    if (markdown)
-        fprintf(f, "\n### `fio.<option>`\n\nAny fio option (see `explorer/io/fiojob.h`), applied to every job: "
-                   "`fio.rw`, `fio.bs`, `fio.iodepth`, `fio.numjobs`...\n");
+    fiojob_print_options(f, markdown);
 }

@@ -34,6 +34,10 @@
 struct scenario_cluster {
     char host[PARAM_STR_MAX];       /* host profile: defaults for the four parts and OSDs per host */
     int64_t hosts, osds_per_host, client_hosts;
+    int64_t osds_per_nvme;          /* OSDs sharing one drive (ceph-volume --osds-per-device) */
+    int64_t osd_cpus;               /* hardware threads of each OSD's CPU set (0: no set) */
+    bool osd_cpus_smt;              /* the set pairs cores with their SMT siblings */
+    int osd_cpus_scope;             /* 0 osd: a set each; 1 nvme: one set per drive */
     char cpu[PARAM_STR_MAX], nvme[PARAM_STR_MAX], nic[PARAM_STR_MAX], switch_[PARAM_STR_MAX];
     char max_cstate[PARAM_STR_MAX]; /* "C1", "C2", "C6", "POLL", or "deepest" */
     int governor;                   /* index in scenario_governor_names; 0 = profile default */
@@ -50,6 +54,8 @@ struct scenario_image {
     int kind;      /* enum image_kind */
     int guard;     /* 0 = default for the kind, else guard_design + 1 */
     double copied_up;
+    double parent_written;
+    double written;       /* fraction of a plain/flattened image's objects written before the run */
     double size_gib;
     int64_t order;
     bool exclusive_lock, object_map;
@@ -76,7 +82,6 @@ struct scenario {
     struct scenario_sim sim;
     struct ceph_options ceph;
     struct stage_costs cost;
-    bool op_queue_set;      /* ceph.osd_op_queue given explicitly */
     struct release_traits rel;
     struct hw_cpu cpu;
     struct hw_nvme nvme;

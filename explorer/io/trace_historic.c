@@ -23,6 +23,7 @@
  * close or are cut off; descriptions are parsed by trace_desc.c.
  */
 #include "trace_int.h"
+#include "jsonu.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -82,6 +83,9 @@ static bool take_digits(const char **p, int n, int64_t *v)
     return true;
 }
 
+enum { TRACE_TIME_SLACK_S = 86400 };
+#define TRACE_TIME_MAX_S INT64_C(4294967295) /* UINT32_MAX: utime_t's tv.tv_sec */
+
 int trace_time_parse(const char *s, int64_t *ns)
 {
     static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -134,6 +138,11 @@ int trace_time_parse(const char *s, int64_t *ns)
     if (*p != '\0')
         return -EINVAL;
     int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_s;
+    /* Ceph's utime_t holds unsigned 32-bit seconds (1970 .. 2106-02-07): no
+       op tracker prints a time outside it (a day of zone offset aside), and
+       inside it any two times are < 2^63 ns apart */
+    if (secs < -TRACE_TIME_SLACK_S || secs > TRACE_TIME_MAX_S + TRACE_TIME_SLACK_S)
+        return -ERANGE;
     *ns = secs * INT64_C(1000000000) + frac;
     return 0;
 }
@@ -200,6 +209,13 @@ static bool json_num(const cJSON *it, double *out)
     return false;
 }
 
+/* What trace_time_parse's error means, for messages. */
+static const char *trace_time_error(int rc)
+{
+    return rc == -ERANGE ? "timestamp outside Ceph's utime_t range (1970 .. 2106)" : "bad timestamp";
+}
+
+/* s is checked by the callers to be below 2^33 s (a wrapped utime_t is below 2^32): 8.6e18 ns, no overflow */
 static int64_t secs_to_ns(double s)
 {
     return (int64_t)llround(s * 1e9);
@@ -261,14 +277,15 @@ static int events_from_json(struct build *b, struct trace_op *op, const cJSON *e
                             b->file, path, idx);
         struct trace_event *e = trace_ops_push_event(t);
         e->name = intern_name(t, &b->names, name->valuestring);
-        if (trace_time_parse(time->valuestring, &e->t_ns) < 0)
-            return sim_errf(err, -EINVAL, "%s: %s[%zu].time: bad timestamp '%s'",
-                            b->file, path, idx, time->valuestring);
+        int trc = trace_time_parse(time->valuestring, &e->t_ns);
+        if (trc < 0)
+            return sim_errf(err, -EINVAL, "%s: %s[%zu].time: %s '%s'", b->file, path, idx,
+                            trace_time_error(trc), time->valuestring);
         e->dur_ns = TRACE_NS_NONE;
         if (dur) {
             double v;
-            if (!json_num(dur, &v) || v < 0)
-                return sim_errf(err, -EINVAL, "%s: %s[%zu].duration: not a non-negative number",
+            if (!json_num(dur, &v) || v < 0 || v >= 2 * WRAP_S)
+                return sim_errf(err, -EINVAL, "%s: %s[%zu].duration: not a number of seconds in [0, 2^33)",
                                 b->file, path, idx);
             if (v >= WRAP_MIN_S) {
                 e->dur_wrapped = true;
@@ -278,7 +295,8 @@ static int events_from_json(struct build *b, struct trace_op *op, const cJSON *e
         }
         op->n_ev++;
     }
-    fix_event_durations(op, t->events + op->ev_first, op->n_ev);
+    if (op->n_ev) /* t->events is NULL until the first event: no NULL + 0 */
+        fix_event_durations(op, t->events + op->ev_first, op->n_ev);
     return 0;
 }
 
@@ -298,8 +316,11 @@ static int client_info_from_json(struct build *b, struct trace_op *op, const cJS
         op->client_addr = trace_ops_strdup(b->t, a->valuestring);
     if (tid) {
         double v;
-        if (!json_num(tid, &v) || v < 0 || v != floor(v))
-            return sim_errf(err, -EINVAL, "%s: %s.tid: not a non-negative integer", b->file, path);
+        /* ceph_tid_t is a uint64_t; above 2^63 (or 2^53, where doubles stop
+           being exact) no real tracker gets */
+        if (!json_num(tid, &v) || v < 0 || v != floor(v) || v > 9007199254740992.0)
+            return sim_errf(err, -EINVAL, "%s: %s.tid: not a non-negative integer below 2^53", b->file,
+                            path);
         op->client_tid = (int64_t)v;
     }
     return 0;
@@ -345,8 +366,9 @@ static int op_from_json(struct build *b, const cJSON *o, const char *path, bool 
         rc = sim_errf(err, -EINVAL, "%s: %s.initiated_at: missing or not a string", b->file, path);
         goto fail;
     }
-    if (trace_time_parse(init->valuestring, &op->initiated_ns) < 0) {
-        rc = sim_errf(err, -EINVAL, "%s: %s.%s: bad timestamp '%s'", b->file, path, ikey,
+    int trc = trace_time_parse(init->valuestring, &op->initiated_ns);
+    if (trc < 0) {
+        rc = sim_errf(err, -EINVAL, "%s: %s.%s: %s '%s'", b->file, path, ikey, trace_time_error(trc),
                       init->valuestring);
         goto fail;
     }
@@ -358,8 +380,9 @@ static int op_from_json(struct build *b, const cJSON *o, const char *path, bool 
     const cJSON *dur = cJSON_GetObjectItemCaseSensitive(o, "duration");
     double dv = 0;
     if (dur) {
-        if (!json_num(dur, &dv) || dv < 0) {
-            rc = sim_errf(err, -EINVAL, "%s: %s.duration: not a non-negative number", b->file, path);
+        if (!json_num(dur, &dv) || dv < 0 || dv >= 2 * WRAP_S) {
+            rc = sim_errf(err, -EINVAL, "%s: %s.duration: not a number of seconds in [0, 2^33)", b->file,
+                          path);
             goto fail;
         }
         if (dv >= WRAP_MIN_S) {
@@ -441,7 +464,7 @@ static int ops_from_root(struct build *b, const cJSON *root, struct sim_err *err
         for (int i = 0; i < 4; i++) {
             const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, size_keys[i]);
             double v;
-            if (it && json_num(it, &v)) {
+            if (it && json_num(it, &v) && v >= 0 && v <= 9007199254740992.0) {
                 t->hist_size = (int64_t)v;
                 break;
             }
@@ -785,6 +808,9 @@ int trace_ops_parse(const char *name, const char *text, size_t len, unsigned fla
     t->hist_duration_s = NAN;
     struct build b = {.t = t, .file = name};
     const char *end = NULL;
+    int nrc = jsonu_check_nul(name, text, len, err);
+    if (nrc < 0)
+        return nrc;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t err_off = end ? (size_t)(end - text) : 0;
     bool trailing = false;

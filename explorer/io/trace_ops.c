@@ -125,7 +125,7 @@ static int64_t event_time(const struct trace_ops *t, const struct trace_op *op, 
                           bool last)
 {
     int64_t r = TRACE_NS_NONE;
-    const struct trace_event *e = t->events + op->ev_first;
+    const struct trace_event *e = trace_op_events(t, op); /* NULL when none: no NULL + 0 */
     for (size_t i = 0; i < op->n_ev; i++)
         if (name_match(e[i].name, name)) {
             r = e[i].t_ns;
@@ -178,7 +178,7 @@ void trace_op_stages(const struct trace_ops *t, const struct trace_op *op, struc
         prev = ts;
     }
     st->rw_lock_waits = 0;
-    const struct trace_event *e = t->events + op->ev_first;
+    const struct trace_event *e = trace_op_events(t, op); /* NULL when none: no NULL + 0 */
     for (size_t i = 0; i < op->n_ev; i++)
         st->rw_lock_waits += strcmp(e[i].name, "waiting for rw locks") == 0;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <zlib.h>
 
@@ -51,6 +52,9 @@ int trace_slurp_max(const char *path, size_t max, char **out, size_t *len, bool 
     *partial = false;
     if (len)
         *len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return sim_errf(err, -EISDIR, "%s: is a directory, not a file", path);
     errno = 0;
     gzFile f = gzopen(path, "rbe");
     if (!f) {
@@ -85,7 +89,8 @@ int trace_slurp_max(const char *path, size_t max, char **out, size_t *len, bool 
             rc = sim_errf(err, -EIO, "%s: truncated or corrupt gzip data (zlib: %s after %zu "
                           "bytes)", path, why, n);
         } else if (errnum == Z_ERRNO) {
-            rc = sim_errf(err, -EIO, "%s: read error", path);
+            int e = errno ? errno : EIO;
+            rc = sim_errf(err, -e, "%s: read error: %s", path, strerror(e));
         } else if (errnum != Z_OK) {
             rc = sim_errf(err, -EIO, "%s: cannot read: zlib: %s", path, why);
         }

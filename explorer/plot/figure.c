@@ -26,11 +26,14 @@ static FILE *open_out(const struct figure *fg, const char *ext, struct sim_err *
     return f;
 }
 
-static int close_out(FILE *f, const char *name, const char *ext, struct sim_err *err)
+static int close_out(FILE *f, const struct figure *fg, const char *ext, struct sim_err *err)
 {
     bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad)
-        return sim_errf(err, -EIO, "%s.%s: write error", name, ext);
+    if (fclose(f) != 0 || bad) {
+        /* the file by its whole path, and why (a full disk: ENOSPC / EFBIG) */
+        int e = errno ? errno : EIO;
+        return sim_errf(err, -e, "%s/%s.%s: write error: %s", fg->dir, fg->name, ext, strerror(e));
+    }
     return 0;
 }
 
@@ -50,8 +53,8 @@ int figure_open(const struct figure *fg, FILE **dat, FILE **gp, struct sim_err *
 int figure_close(const struct figure *fg, FILE *dat, FILE *gp, struct sim_err *err)
 {
     fputs("unset output\n", gp);
-    int a = close_out(dat, fg->name, "dat", err);
-    int b = close_out(gp, fg->name, "gp", err);
+    int a = close_out(dat, fg, "dat", err);
+    int b = close_out(gp, fg, "gp", err);
     return a < 0 ? a : b;
 }
 

@@ -60,8 +60,9 @@ static int write_logs(const char *dir, const struct replay_trace *tr, const stru
 
 /* What a replay writes (write_outputs); replay.json is its marker, as sim.json is a run's. */
 static const char *const replay_dir_entries[] = {
-    "replay.json", "replay.iolog", "replay_lat.[0-9]*.log", "fio.json", "osd.[0-9]*.perf.json",
-    "osd.[0-9]*.historic_ops.json", "osd.[0-9]*.historic_ops_by_duration.json"};
+    "replay.json", "replay.iolog", "replay_lat.[0-9]*.log", "fio.json", "fio.txt", "osd.[0-9]*.perf.json",
+    "osd.[0-9]*.historic_ops.json", "osd.[0-9]*.historic_ops_by_duration.json",
+    "client.[0-9]*.perf.json"};
 
 /*
  * As runner_check_output for a run: dir may be replaced only if it does not
@@ -270,7 +271,9 @@ int cmd_replay(int argc, char **argv)
         goto done;
     }
     if (!tr.n) {
-        fprintf(stderr, "cephsim replay: no reads or writes in the trace (%zu records skipped)\n", tr.skipped);
+        int n_traces = argc - optind;
+        fprintf(stderr, "cephsim replay: %s%s: no reads or writes in the trace%s (%zu records skipped)\n",
+                argv[optind], n_traces > 1 ? " and the others" : "", n_traces > 1 ? "s" : "", tr.skipped);
         rc = 2;
         goto done;
     }

@@ -119,6 +119,10 @@ static int write_cluster_outputs(struct cluster *c, const struct scenario *sc, c
             return rc;
     }
     for (uint32_t i = 0; i < cluster_n_clients(c); i++) {
+        /* a kernel client (krbd) has no admin socket and so no perf dump: its
+           libceph osd_client shows only in debugfs, so nothing is invented here */
+        if (strcmp(cluster_client_kind(c, i), "librbd") != 0)
+            continue;
         char name[64];
         snprintf(name, sizeof name, "client.%u.perf.json", i);
         if ((rc = runner_write_json(dir, name, perfdump_client(cluster_client_objecter_perf(c, i)), err)) < 0)

@@ -590,6 +590,36 @@ static int resolve_base(struct grid *g, const cJSON *root, bool from_file, struc
                     g->path, base);
 }
 
+/* A relative clients.jobfile of the grid is the grid file's, as its base is
+   (else the working directory's, as --set clients.jobfile is). */
+static void resolve_jobfile(const struct grid *g, char **set)
+{
+    static const char key[] = "clients.jobfile=";
+    if (strncmp(*set, key, sizeof key - 1) || (*set)[sizeof key - 1] == '/')
+        return;
+    const char *file = *set + sizeof key - 1;
+    char dirbuf[1024], cand[2200];
+    snprintf(dirbuf, sizeof dirbuf, "%s", g->path);
+    snprintf(cand, sizeof cand, "%s/%s", dirname(dirbuf), file);
+    if (!file_exists(cand))
+        return;
+    size_t n = sizeof key + strlen(cand);
+    char *s = sim_xcalloc(n, 1);
+    snprintf(s, n, "%s%s", key, cand);
+    free(*set);
+    *set = s;
+}
+
+static void resolve_jobfiles(struct grid *g)
+{
+    for (int i = 0; i < g->n_sets; i++)
+        resolve_jobfile(g, &g->sets[i]);
+    for (int a = 0; a < g->n_axes; a++)
+        for (int e = 0; e < g->axes[a].n_entries; e++)
+            for (int k = 0; k < g->axes[a].entries[e].n_sets; k++)
+                resolve_jobfile(g, &g->axes[a].entries[e].sets[k]);
+}
+
 static int parse_set(struct grid *g, const cJSON *set, struct sim_err *err)
 {
     if (!cJSON_IsObject(set))
@@ -665,6 +695,8 @@ int grid_load(struct grid *g, const char *path, const char *json_text, struct si
         if ((rc = parse_axis(g, a, ax, err)) < 0)
             goto fail;
     }
+    if (path)
+        resolve_jobfiles(g);
     int n_groups = 0;
     const cJSON *zip = cJSON_GetObjectItemCaseSensitive(root, "zip");
     if (zip && (rc = parse_zip(g, zip, &n_groups, err)) < 0)

@@ -28,6 +28,7 @@ struct cluster {
     struct net net;
     uint32_t n_hosts;               /* OSD hosts + client hosts */
     struct cpu_host *hosts;
+    struct cpu_host *osd_cpusets;   /* spec.osd_cpus > 0: one per OSD (its cpuset), else NULL */
     struct osd *osds;
     uint32_t n_osds;
     uint32_t *acting;               /* pg_num x pool_size OSD ids, primary first */

@@ -211,6 +211,14 @@ static bool copied_up_before(const struct image *img, uint64_t objno)
     return (double)(h >> 11) * 0x1p-53 < img->spec.copied_up;
 }
 
+static bool written_before(const struct image *img, uint64_t objno)
+{
+    if (img->spec.written >= 1)
+        return true;
+    uint64_t h = sim_fmix64(img->copied_up_key ^ sim_fmix64(objno + 0x7772697474656e21ull));
+    return (double)(h >> 11) * 0x1p-53 < img->spec.written;
+}
+
 struct obj_state *image_object(struct cluster *c, struct image *img, uint64_t objno)
 {
     bool created;
@@ -221,7 +229,10 @@ struct obj_state *image_object(struct cluster *c, struct image *img, uint64_t ob
         rwlockq_init(&o->lock, osd_backend_for(&c->spec.rel)->obj_lock_policy);
         /* plain and flattened images were fully written before the run (as in the
            lab captures); a clone has copied_up of its objects copied up */
-        o->exists = o->map_exists = img->spec.kind != IMAGE_CLONE || copied_up_before(img, objno);
+        /* a clone's objects exist once copied up; a plain image's once written
+           (image.written: prefilled or fresh) - which ones, a hash of the object */
+        o->exists = o->map_exists = img->spec.kind == IMAGE_CLONE ? copied_up_before(img, objno)
+                                                                  : written_before(img, objno);
     }
     return o;
 }
@@ -309,6 +320,41 @@ static double log_cost(const struct cluster_spec *sp)
     return levels * sp->cost.log_entries_per_stage_per_level * sp->cost.log_entry_us / 3.0;
 }
 
+/*
+ * One cpu_host per OSD when the OSDs are confined to CPU sets (numactl
+ * --physcpubind, cpuset.cpus): the set's hardware threads are its own, so an
+ * OSD queues for its set's cores, not the host's.  The boost limit is the
+ * socket's: with every OSD of the host busy (the high-depth runs such limits
+ * are set for), the active cores are the host's sets together, capped at its
+ * cores [simplification: a lightly loaded host would boost higher].
+ */
+static void osd_cpusets_init(struct cluster *c)
+{
+    const struct cluster_spec *sp = &c->spec;
+    c->osd_cpusets = sim_xcalloc(c->n_osds, sizeof *c->osd_cpusets);
+    uint32_t cores = sp->osd_cpus_smt ? (sp->osd_cpus + 1) / 2 : sp->osd_cpus;
+    uint32_t host_cores = sp->cpu.cores ? sp->cpu.cores : cores;
+    uint32_t per_host = sp->osds_per_host ? sp->osds_per_host : 1;
+    if (sp->osd_cpus_per_nvme && sp->osds_per_nvme > 1)
+        per_host = (per_host + sp->osds_per_nvme - 1) / sp->osds_per_nvme;
+    uint32_t active = cores * per_host < host_cores ? cores * per_host : host_cores;
+    double socket_boost = cpu_boost_limit_ghz(&sp->cpu, active);
+    for (uint32_t i = 0; i < c->n_osds; i++) {
+        struct cpu_params cp = sp->cpu;
+        cp.index = c->n_hosts + i; /* its own random stream, after the hosts' */
+        cp.cores = cores;
+        cp.threads = sp->osd_cpus;
+        if (cp.ccx_cores == 0 || cp.ccx_cores > cores)
+            cp.ccx_cores = cores;
+        if (cp.boost_clock_ghz > 0 && socket_boost < cp.boost_clock_ghz) {
+            cp.boost_clock_ghz = socket_boost;
+            if (cp.all_core_clock_ghz > socket_boost)
+                cp.all_core_clock_ghz = socket_boost;
+        }
+        cpu_host_init(&c->osd_cpusets[i], c->s, &cp);
+    }
+}
+
 struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *err)
 {
     if (spec->pool_size < 1 || spec->pg_num < 1 || spec->hosts < 1 || spec->osds_per_host < 1) {
@@ -349,6 +395,8 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     net_init(&c->net, c->s, &spec->net, c->n_hosts);
 
     c->n_osds = n_osds;
+    if (spec->osd_cpus > 0)
+        osd_cpusets_init(c);
     if (place_pgs(c, err) < 0) {
         c->n_osds = 0;
         cluster_destroy(c);
@@ -394,9 +442,31 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 goto fail;
             }
             struct client *cl = &c->clients[slot];
-            librbd_client_ops.init(cl, c, slot, host); /* fio ioengine=rbd; init sets cl->ops */
-            cl->ictx.img = img;
-            img->n_watchers++;
+            if (job->kernel_client && img->parent) {
+                free(dealt);
+                sim_errf(err, -EINVAL, "job '%s': the kernel client (krbd) on a clone image is not modelled "
+                         "(rbd_obj_copyup)", job->name);
+                goto fail;
+            }
+            /* fio ioengine=rbd: librbd; a block engine on /dev/rbdN: the kernel
+               client, one mapping per device and host that every job on it shares */
+            struct client *mapping = NULL;
+            for (uint32_t m = 0; job->kernel_client && m < slot && !mapping; m++) {
+                const struct client *o = &c->clients[m];
+                if (o->ops == &krbd_client_ops && o->mapping == o && o->host == host &&
+                    !strcmp(o->workers[0].job->filename, job->filename))
+                    mapping = &c->clients[m];
+            }
+            if (mapping) {
+                krbd_client_join(cl, mapping);
+                img = mapping->ictx.img; /* the device's image, whatever was dealt */
+                cl->ictx.img = img;
+            } else {
+                const struct client_ops *ops = job->kernel_client ? &krbd_client_ops : &librbd_client_ops;
+                ops->init(cl, c, slot, host); /* init sets cl->ops */
+                cl->ictx.img = img;
+                img->n_watchers++;
+            }
             cl->n_workers = 1;
             cl->workers = sim_xcalloc(1, sizeof *cl->workers);
             struct fio_worker *w = &cl->workers[0];
@@ -408,8 +478,12 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             uint64_t off = job->offset_pct > 0 ? (uint64_t)(job->offset_pct / 100.0 * img_size) : job->offset;
             uint64_t len = job->size ? job->size
                            : job->size_pct > 0 ? (uint64_t)(job->size_pct / 100.0 * img_size) : img_size;
-            if (off >= img_size)
-                off = 0;
+            if (off >= img_size) {
+                free(dealt);
+                sim_errf(err, -EINVAL, "job '%s': offset=%" PRIu64 " is at or beyond the end of the image "
+                         "(%" PRIu64 " bytes)", job->name, off, img_size);
+                goto fail;
+            }
             if (off + len > img_size)
                 len = img_size - off;
             w->region_off = off;
@@ -438,7 +512,22 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     for (uint32_t i = 0; i < c->n_clients; i++) {
         struct client *cl = &c->clients[i];
         struct image *img = cl->ictx.img;
+        if (cl->ops == &krbd_client_ops && cl->mapping != cl)
+            continue; /* a further job on a mapping: the mapping watches and locks */
         bool owner = job_writes(cl->workers[0].job) && !img->header.cls_lock_owner;
+        if (cl->ops == &krbd_client_ops && job_writes(cl->workers[0].job) && !owner) {
+            sim_errf(err, -EINVAL, "job '%s': a kernel client (krbd) writing an image another client writes is "
+                     "not modelled (rbd_try_acquire_lock handover)", cl->workers[0].job->name);
+            goto fail;
+        }
+        if (cl->ops != &krbd_client_ops && job_writes(cl->workers[0].job) && img->header.cls_lock_owner) {
+            for (uint32_t k = 0; k < img->n_watchers; k++)
+                if (img->watchers[k]->ops == &krbd_client_ops && job_writes(img->watchers[k]->workers[0].job)) {
+                    sim_errf(err, -EINVAL, "job '%s': writes an image a kernel client (krbd) writes: the lock "
+                             "handover is not modelled", cl->workers[0].job->name);
+                    goto fail;
+                }
+        }
         img->watchers[img->n_watchers++] = cl;
         exclusive_lock_init(cl, owner);
     }
@@ -446,6 +535,11 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 fail:
     cluster_destroy(c);
     return NULL;
+}
+
+const char *cluster_client_kind(const struct cluster *c, uint32_t i)
+{
+    return i < c->n_clients ? c->clients[i].ops->name : NULL;
 }
 
 /* An op still in flight when the run ends owns its overflow events. */
@@ -473,6 +567,7 @@ void cluster_destroy(struct cluster *c)
         image_fini(&c->parent);
     net_fini(&c->net);
     free(c->hosts);
+    free(c->osd_cpusets);
     free(c->acting);
     free(c->pg_local);
     free(c->subops_event);
@@ -556,6 +651,8 @@ static void start_measuring(struct sim *s, void *obj, uint64_t arg)
         }
     for (uint32_t h = 0; h < c->n_hosts; h++)
         cpu_host_reset_stats(&c->hosts[h]);
+    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++)
+        cpu_host_reset_stats(&c->osd_cpusets[i]);
     net_reset_stats(&c->net);
     for (uint32_t i = 0; i < c->n_osds; i++)
         osd_reset_stats(&c->osds[i]);
@@ -711,6 +808,20 @@ void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host
         .wakeups = ch->wakeups,
         .wake_ns_total = ch->wake_ns_total,
     };
+    /* OSDs confined to CPU sets ran on their sets: count them with their host */
+    uint32_t set_threads = 0;
+    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++) {
+        if (c->osds[i].host != h)
+            continue;
+        const struct cpu_host *os = &c->osd_cpusets[i];
+        out->busy_cores += cpu_host_busy_cores(os);
+        out->cpu_busy_ns += os->busy_ns_total;
+        out->wakeups += os->wakeups;
+        out->wake_ns_total += os->wake_ns_total;
+        set_threads += os->cores.servers;
+    }
+    if (set_threads > 0)
+        out->cpu_utilisation = out->busy_cores / (double)(set_threads + ch->cores.servers);
 }
 
 void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out)

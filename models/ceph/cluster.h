@@ -40,6 +40,8 @@ struct image_spec {
     int kind;             /* enum image_kind */
     int guard;            /* enum guard_design */
     double copied_up;     /* fraction of clone objects already copied up at start */
+    double parent_written; /* share of each parent object holding data, from offset 0 */
+    double written;       /* plain/flattened: fraction of objects written before the run */
     uint64_t size_bytes;
     uint32_t order;       /* object size = 1 << order (rbd_default_order 22) */
     bool exclusive_lock, object_map; /* object_map is only used with exclusive_lock */
@@ -49,6 +51,18 @@ struct image_spec {
 
 struct cluster_spec {
     uint32_t hosts, osds_per_host;
+    /* Several OSDs per NVMe (the Reef "1 or 2 OSDs per NVMe?" study: ceph-volume
+       lvm batch --osds-per-device N): consecutive OSDs of a host share one drive,
+       its queue and internal parallelism.  0 or 1: a drive each. */
+    uint32_t osds_per_nvme;
+    /* Per-OSD CPU set (numactl --physcpubind, a container's cpuset.cpus): each
+       OSD's threads run on osd_cpus hardware threads of their own, which are
+       osd_cpus / 2 cores with both SMT siblings when osd_cpus_smt (the Reef
+       study's "half physical, half SMT siblings"), else osd_cpus whole cores.
+       0: every OSD of a host shares all of its cores (no limit). */
+    uint32_t osd_cpus;
+    bool osd_cpus_smt;
+    bool osd_cpus_per_nvme;         /* the OSDs of one drive share one set (pinned per NVMe) */
     uint32_t client_hosts;          /* 0: the clients run on host 0 (the lab) */
     struct cpu_params cpu;
     struct nvme_params nvme;
@@ -161,6 +175,8 @@ uint32_t cluster_osd_msgr_workers(const struct cluster *c, uint32_t osd, const s
                                   uint64_t *running_ns, uint32_t max);
 struct objecter_perf;
 const struct objecter_perf *cluster_client_objecter_perf(const struct cluster *c, uint32_t i);
+/* The client kind job clone i runs on: "librbd" or "krbd" (client_ops.name). */
+const char *cluster_client_kind(const struct cluster *c, uint32_t i);
 const struct job_result *cluster_job_results(const struct cluster *c);
 /* Mean per-stage times of measured client writes (ns) and their count. */
 void cluster_stage_means(const struct cluster *c, double out_ns[STAGE_COUNT], uint64_t *n);

@@ -1,9 +1,13 @@
 /*
  * config.c - the parameter tables of config.h, with Ceph's defaults
- * (src/common/options/global.yaml.in, rbd.yaml.in; Pacific unless noted) and
- * the sources of the stage-cost estimates.
+ * (src/common/options/global.yaml.in, rbd.yaml.in; Pacific unless noted), the
+ * releases (ceph.release selects release_table.c's row, generated from each
+ * release's own options source by tools/extract-release-options) and the
+ * sources of the stage-cost estimates.
  */
 #include "config.h"
+
+#include "release_table.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -25,16 +29,16 @@ const struct param_def ceph_option_params[] = {
     I(osd_op_num_shards_ssd, 1, 128, 8, "count", "op shards per OSD (OSD::ShardedOpWQ); default 8"),
     I(osd_op_num_threads_per_shard_ssd, 1, 32, 2, "count", "tp_osd_tp threads per shard; thread 0 runs commit callbacks; default 2"),
     {"osd_op_queue", PARAM_ENUM, OPT(osd_op_queue), 0, 0, 0, NULL, op_queue_names, NULL,
-     "op scheduler: wpq (<= Pacific) or mclock_scheduler (Quincy+); set from ceph.release unless given"},
+     "op scheduler: wpq (<= 16.2) or mclock_scheduler (17.2+); set by ceph.release unless given"},
     I(ms_async_op_threads, 1, 24, 3, "count", "AsyncMessenger worker threads per daemon; each connection bound to one; default 3"),
-    I(osd_client_message_cap, 0, 1000000, 256, "count", "client messages in flight per OSD (Policy throttler); default 256"),
+    I(osd_client_message_cap, 0, 1000000, 256, "count", "client messages in flight per OSD (Policy throttler), 0 = unlimited; 256 from 16.2, 100 or 0 before (set by ceph.release)"),
     I(osd_client_message_size_cap, 0, 1LL << 40, 500LL << 20, "bytes", "client message bytes in flight per OSD; default 500 MiB"),
     B(ms_crc_data, 1, "msgr crc32c over message data; default true"),
     B(osd_enable_op_tracker, 1, "OpTracker on (dump_historic_ops); default true"),
     I(osd_op_history_size, 1, 1000000, 20, "count", "ops kept by dump_historic_ops; default 20"),
     {"osd_op_history_duration", PARAM_DOUBLE, OPT(osd_op_history_duration), 0.001, 1e6, 600, NULL,
      NULL, "s", "oldest op kept by dump_historic_ops; default 600 s"},
-    I(bluestore_min_alloc_size_ssd, 4096, 1 << 20, 4096, "bytes", "allocation unit on SSD (Octopus+: 4 KiB)"),
+    I(bluestore_min_alloc_size_ssd, 4096, 1 << 20, 4096, "bytes", "allocation unit on SSD (fixed at mkfs): 16 KiB in 14.2.0-14.2.7, 4 KiB from 14.2.8 (set by ceph.release); a write not a multiple of it is deferred"),
     I(bluestore_prefer_deferred_size_ssd, 0, 1 << 24, 0, "bytes", "writes up to this size go through the WAL (deferred); SSD default 0"),
     I(bluestore_deferred_batch_ops_ssd, 1, 1024, 16, "count", "deferred writes batched per submit; default 16"),
     I(bluestore_throttle_bytes, 0, 1LL << 40, 64LL << 20, "bytes", "txc bytes until KV commit (BlueStore::throttle); default 64 MiB"),
@@ -46,7 +50,7 @@ const struct param_def ceph_option_params[] = {
     I(debug_rocksdb, 0, 30, 5, "level", "gather level of debug_rocksdb (default 4/5)"),
     I(debug_bdev, 0, 30, 3, "level", "gather level of debug_bdev (default 1/3)"),
     {"rbd_io_scheduler", PARAM_ENUM, OPT(rbd_io_scheduler), 0, 0, 1, NULL, scheduler_names, NULL,
-     "librbd object dispatch scheduler (SimpleSchedulerObjectDispatch); default simple (Octopus+)"},
+     "librbd object dispatch scheduler (SimpleSchedulerObjectDispatch); simple from 15.2, none (no such layer) in 14.2 (set by ceph.release)"},
     I(rbd_op_threads, 1, 64, 1, "count", "librbd io_context threads; default 1"),
     B(rbd_non_blocking_aio, 1, "hand rbd_aio_* to the io_context thread (QueueImageDispatch); default true"),
     B(rbd_cache, 1, "librbd cache (writearound policy); default true"),
@@ -54,11 +58,12 @@ const struct param_def ceph_option_params[] = {
     I(rbd_cache_max_dirty, 0, 1LL << 40, 24LL << 20, "bytes", "write-around: in-flight bytes acknowledged early (WriteAroundObjectDispatch m_max_dirty); default 24 MiB"),
     I(objecter_inflight_ops, 1, 1 << 24, 1024, "count", "Objecter op throttle; default 1024"),
     I(objecter_inflight_op_bytes, 1, 1LL << 40, 100LL << 20, "bytes", "Objecter byte throttle; default 100 MiB"),
+    I(krbd_queue_depth, 1, 65536, 128, "count", "rbd map -o queue_depth: blk-mq tags of a mapped image, I/Os past it wait (rbd.c RBD_QUEUE_DEPTH_DEFAULT = BLKDEV_DEFAULT_RQ, 128)"),
     I(rbd_simple_scheduler_min_samples, 0, 1000, 10, "count", "latency samples before the simple scheduler holds writes (LatencyStats window 10)"),
     {"client_notify_timeout", PARAM_DOUBLE, OPT(client_notify_timeout), 0.001, 1e6, 10, NULL, NULL, "s",
      "librbd: a lock owner that acked a RequestLock but never released is asked again after this (ImageWatcher::handle_request_lock); default 10 s"},
     {"release", PARAM_STRING, OPT(release), 0, 0, 0, "16.2.14", NULL, NULL,
-     "Ceph release: sets version-dependent behaviour (RWEXCL fix in 16.2.15/17.2.8/18.2.4/19+, mClock from 17, 'crimson')"},
+     "Ceph release (12.2.x, 14.2.x-19.2.x, luminous..squid, crimson; others refused): every ceph.* default as the release ships it (models/ceph/release_table.c; a ceph.<option> given wins), the RWEXCL fix (16.2.15/17.2.8/18.2.4/19+), Crimson"},
     {"rw_lock_rule", PARAM_ENUM, OPT(rw_lock_rule), 0, 0, 0, NULL, lock_rule_names, NULL,
      "override PrimaryLogPG::get_rw_locks for read+write ops: release (follow ceph.release), excl_if_read (pre-fix), excl_if_read_data (post-fix)"},
     I(crimson_seastar_smp, 1, 64, 1, "count", "crimson: reactor cores per OSD (crimson_seastar_smp)"),
@@ -82,6 +87,9 @@ const struct param_def stage_cost_params[] = {
     C(objecter_submit_us, 10, "Objecter::op_submit: CRUSH map, MOSDOp encode"),
     C(objecter_complete_us, 6, "Objecter::handle_osd_op_reply"),
     C(copyup_client_us, 30, "CopyupRequest bookkeeping on the client (per copy-up)"),
+    C(krbd_dispatch_us, 6, "krbd: rbd_queue_workfn + rbd_img_fill_from_bio + rbd_img_handle_request, per I/O (rbd_wq kworker) [est]"),
+    C(krbd_osdc_submit_us, 6, "krbd: ceph_osdc_start_request per object: calc_target (CRUSH) + encode_request (rbd_wq kworker) [est]"),
+    C(krbd_complete_us, 4, "krbd: handle_reply + rbd_osd_req_callback + blk_mq_end_request, per object (ceph-msgr kworker) [est]"),
     C(msgr_tx_us, 4, "ProtocolV2::write_message: frame + socket write (msgr-worker)"),
     C(msgr_rx_us, 6, "ProtocolV2 read_frame/handle_message + decode (msgr-worker)"),
     C(msgr_crc_us_per_kib, 0.25, "crc32c per KiB of message (ms_crc_data)"),
@@ -130,23 +138,77 @@ void stage_costs_defaults(struct stage_costs *c)
     param_set_defaults(stage_cost_params, c);
 }
 
+/* The series the table holds, with their names: "12.2.x (luminous), ..." for
+   the error that refuses any other. */
+static const struct { const char *name; int major; } release_names[] = {
+    {"luminous", 12}, {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17}, {"reef", 18}, {"squid", 19}};
+
+static const char *release_name_of(int major)
+{
+    for (size_t i = 0; i < sizeof release_names / sizeof release_names[0]; i++)
+        if (release_names[i].major == major)
+            return release_names[i].name;
+    return NULL;
+}
+
+const struct release_defaults *release_defaults_for(const struct release_traits *t)
+{
+    const struct release_defaults *best = NULL, *first = NULL;
+    for (int i = 0; i < release_table_rows; i++) {
+        const struct release_defaults *r = &release_table[i];
+        if (r->major != t->major || r->minor != t->minor)
+            continue;
+        if (!first || r->from_patch < first->from_patch)
+            first = r;
+        if (r->from_patch <= t->patch && (!best || r->from_patch > best->from_patch))
+            best = r;
+    }
+    /* a point release older than every one read: the series' first row */
+    return best ? best : first;
+}
+
+int release_known_list(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < release_table_rows; i++) {
+        const struct release_defaults *r = &release_table[i];
+        if (i > 0 && release_table[i - 1].major == r->major && release_table[i - 1].minor == r->minor)
+            continue;
+        const char *name = release_name_of(r->major);
+        int w = snprintf(buf + len, n - len, "%s%d.%d.x%s%s%s", len ? ", " : "", r->major, r->minor,
+                         name ? " (" : "", name ? name : "", name ? ")" : "");
+        if (w < 0 || (size_t)w >= n - len)
+            return -ENOSPC;
+        len += (size_t)w;
+    }
+    int w = snprintf(buf + len, n - len, ", crimson");
+    return w < 0 || (size_t)w >= n - len ? -ENOSPC : 0;
+}
+
+static int release_unknown(const char *release, struct sim_err *err)
+{
+    char known[256];
+    release_known_list(known, sizeof known);
+    return sim_errf(err, -EINVAL, "ceph.release: '%s' is not a known release (known: %s)", release, known);
+}
+
 int release_parse(const char *release, struct release_traits *t, struct sim_err *err)
 {
     memset(t, 0, sizeof *t);
     if (!strcmp(release, "crimson")) {
-        /* crimson/osd get_lock_type: rwordered && may_read -> RWEXCL (no READ_DATA refinement) */
+        /* crimson/osd get_lock_type: rwordered && may_read -> RWEXCL (no READ_DATA
+           refinement); its option defaults are Squid's (crimson ships in 19.2) */
         t->crimson = true;
         t->mclock = true;
         t->major = 19;
+        t->minor = 2;
         return 0;
     }
-    static const struct { const char *name; int major; } names[] = {
-        {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17},
-        {"reef", 18}, {"squid", 19}, {"tentacle", 20}};
     int ma = -1, mi = 0, pa = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(release, names[i].name)) {
-            ma = names[i].major;
+    for (size_t i = 0; i < sizeof release_names / sizeof release_names[0]; i++)
+        if (!strcmp(release, release_names[i].name)) {
+            ma = release_names[i].major;
             mi = 2;
             pa = 0;
         }
@@ -162,27 +224,45 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
         }
         int n = shape ? sscanf(release, "%d.%d.%d", &ma, &mi, &pa) : 0;
         if (!shape || n != dots + 1 || ma < 10 || ma > 99)
-            return sim_errf(err, -EINVAL,
-                            "ceph.release: '%s' is not a release (e.g. 16.2.14, 18.2.4, reef, crimson)", release);
+            return release_unknown(release, err);
+        if (dots == 0)
+            mi = 2; /* "18": the stable series 18.2 */
     }
     t->major = ma;
     t->minor = mi;
     t->patch = pa;
+    if (!release_defaults_for(t))
+        return release_unknown(release, err);
     /* PR 45852 "osd: don't require RWEXCL lock for stat+write ops" (tracker 53593):
        backported to 16.2.15, 17.2.8, 18.2.4; in 19.2.0+. A bare name
        ("pacific") means the release's first point release. */
     t->fix_53593 = ma >= 19 || (ma == 18 && (mi > 2 || (mi == 2 && pa >= 4))) ||
                    (ma == 17 && (mi > 2 || (mi == 2 && pa >= 8))) ||
                    (ma == 16 && (mi > 2 || (mi == 2 && pa >= 15)));
-    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 */
+    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 (12.2-16.2: wpq) */
     return 0;
 }
 
-void ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t,
-                                bool op_queue_set)
+int ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t, const bool *given,
+                               struct sim_err *err)
 {
-    if (!op_queue_set)
-        o->osd_op_queue = t->mclock ? OSD_OP_QUEUE_MCLOCK : OSD_OP_QUEUE_WPQ;
+    const struct release_defaults *r = release_defaults_for(t);
+    if (!r)
+        return sim_errf(err, -EINVAL, "ceph.release: %d.%d.%d has no defaults", t->major, t->minor, t->patch);
+    for (int i = 0; i < r->n_options; i++) {
+        const struct param_def *d = param_find(ceph_option_params, r->options[i].name);
+        if (!d)
+            return sim_errf(err, -EINVAL, "release table %d.%d.%d: %s is not a ceph option", r->major, r->minor,
+                            r->from_patch, r->options[i].name);
+        if (given && given[d - ceph_option_params])
+            continue; /* the user's ceph.<option> wins */
+        char path[96];
+        snprintf(path, sizeof path, "ceph.%s", d->name);
+        int rc = param_set_text(d, o, r->options[i].value, "release table", path, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
 }
 
 enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t)

@@ -9,12 +9,14 @@
  *    they are what calibration fits;
  *  - the scenario-level cluster/pool/image/sim settings live in scenario.h.
  * ceph_options_apply_release() sets the version-dependent defaults
- * (ceph.release: the RWEXCL fix of tracker 53593, the op queue, Crimson).
+ * (ceph.release): every option's default as that release ships it
+ * (release_table.c), the RWEXCL fix of tracker 53593 and Crimson.
  */
 #ifndef CEPHSIM_MODELS_CONFIG_H
 #define CEPHSIM_MODELS_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -60,6 +62,7 @@ struct ceph_options {
     int64_t objecter_inflight_ops;
     int64_t objecter_inflight_op_bytes;
     int64_t rbd_simple_scheduler_min_samples; /* LatencyStats window before holding (10) */
+    int64_t krbd_queue_depth;         /* rbd map -o queue_depth: blk-mq tags per mapped image (128) */
     double client_notify_timeout;     /* s: RequestLock retry after the owner acked (10) */
     /* version-dependent behaviour */
     char release[PARAM_STR_MAX];      /* e.g. 16.2.14, 18.2.4, crimson */
@@ -73,6 +76,8 @@ struct stage_costs {
     double librbd_dispatch_us, librbd_complete_us;
     double objecter_submit_us, objecter_complete_us;
     double copyup_client_us;
+    /* the kernel client (krbd.c), per I/O / per object */
+    double krbd_dispatch_us, krbd_osdc_submit_us, krbd_complete_us;
     /* messenger, per message (plus crc per KiB) */
     double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib;
     /* OSD primary */
@@ -112,10 +117,23 @@ struct release_traits {
     int major, minor, patch;
 };
 
+/* Parse ceph.release: N, N.N, N.N.N or a name (luminous..squid, crimson); a
+   release whose series release_table.c does not hold is refused with a
+   one-line error listing the known ones. */
 int release_parse(const char *release, struct release_traits *t, struct sim_err *err);
-/* Apply version-dependent defaults that the user did not set explicitly. */
-void ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t,
-                                bool op_queue_set);
+/* "12.2.x (luminous), 14.2.x (nautilus), ..., crimson": the releases release_parse accepts. */
+int release_known_list(char *buf, size_t n);
+struct release_defaults;
+/* The release_table.c row of a parsed release (NULL for none). */
+const struct release_defaults *release_defaults_for(const struct release_traits *t);
+/*
+ * Set the release's option defaults (release_table.c, extracted from each
+ * release's options source) on every option the user did not give:
+ * given[i] is true for ceph_option_params[i] set by the scenario or --set
+ * (NULL: none given).
+ */
+int ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t, const bool *given,
+                               struct sim_err *err);
 /* The effective lock rule (RELEASE resolved). */
 enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t);
 

@@ -13,7 +13,8 @@
  *    (rw_sequencer=sequential) or repeat the previous offset (identical).
  *    Sequential offsets add rw=X:<skip> (ddir_seq_add) after the first I/O
  *    and start over at the region's start when the next block does not fit
- *    (time_based's loop).
+ *    (time_based's loop); a negative skip reads backwards, wrapping to the
+ *    region's end (fio's rewind of a job with an offset is not kept).
  *  - get_next_rand_offset(): random offsets are blocks of the direction's
  *    blockalign (= its minimum block size), uniform (__get_next_rand_offset:
  *    lastb * r / 2^32, 64-bit draws past 2^32 blocks as tausworthe64), or
@@ -393,12 +394,18 @@ static uint64_t rand_offset(struct fiogen *g, int ddir, bool *mapped, uint64_t *
     }
 }
 
-/* get_next_seq_offset: after the last I/O of the direction (+ skip), from the start when past the end. */
+/* get_next_seq_offset: after the last I/O of the direction (+ skip), from the
+   start when past the end; a negative skip (backwards I/O) that passes the
+   start wraps to the end (pos = size + skip), as fio's does. */
 static uint64_t seq_offset(struct fiogen *g, int ddir)
 {
     uint64_t pos = g->last_pos[ddir];
-    if (pos && g->job->rw_seq_add)
-        pos += g->job->rw_seq_add;
+    int64_t add = g->job->rw_seq_add;
+    if (pos && add) {
+        pos += (uint64_t)add; /* modulo 2^64, as fio's unsigned pos */
+        if (pos >= g->len)
+            pos = add > 0 || (uint64_t)-add > g->len ? 0 : g->len - (uint64_t)-add;
+    }
     if (pos + g->min_bs[ddir] > g->len)
         pos = 0;
     return pos;

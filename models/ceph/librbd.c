@@ -39,6 +39,7 @@
  * primary's object context, the object map object) is shared (rados.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
@@ -83,9 +84,13 @@ static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct fio_worker *w = io->w;
     struct client *cl = w->cl;
     io->t_submitted = sim_now(s);
-    /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
-    struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
-    cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
+    if (cl->ops->submit_io) {
+        cl->ops->submit_io(cl, io); /* another client kind (krbd.c) */
+    } else {
+        /* rbd_aio_write returns: QueueImageDispatch hands the request to the io_context */
+        struct cpu_pool *ctx = cl->c->spec.ceph.rbd_non_blocking_aio ? &cl->io_context : &w->thread;
+        cpu_pool_submit(ctx, CPU_PRIO_NORMAL, librbd_dispatch, io, 0);
+    }
     fio_issue_item(s, th, w, 0);
 }
 
@@ -326,6 +331,11 @@ static void io_part_done(struct client *cl, struct fio_io *io, const struct rado
     }
 }
 
+void client_io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop)
+{
+    io_part_done(cl, io, rop);
+}
+
 /* ---- librbd ---- */
 
 /* A data-object op of cl: obj is the object at the OSDs; a write carries this
@@ -453,6 +463,42 @@ static bool in_parent_overlap(const struct rados_op *rop)
     return img->spec.kind == IMAGE_CLONE && img->parent && rop->objno < img->parent->n_objects;
 }
 
+/* The data a parent object holds: image.parent_written of it, from offset 0. */
+static uint64_t parent_data_bytes(const struct image *img)
+{
+    return (uint64_t)llround(img->spec.parent_written * (double)img->object_size);
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+    uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * What the copy-up op carries besides the writes riding in it
+ * (CopyupRequest::prepare_copyup_data, copyup): the parent's data extent
+ * [0, D).  Sparse copy-up (rbd.sparse_copyup: enable_sparse_copyup when
+ * require_osd_release >= octopus, RefreshRequest) sends only that extent,
+ * less what the pending writes overwrite (a clone without snapshots: the
+ * "partial copy-up"); an all-zero parent sends nothing and the class just
+ * creates the object.  Before Octopus (rbd.copyup) the thick buffer of the
+ * whole object goes, unless the parent data is all zero.
+ */
+static uint64_t copyup_data_bytes(const struct client *cl, const struct rados_op *rop)
+{
+    const struct image *img = rop->img;
+    uint64_t d = parent_data_bytes(img);
+    if (d == 0)
+        return 0;
+    if (cl->c->spec.rel.major < 15) /* 12.2, 14.2: no octopus require_osd_release */
+        return img->object_size;
+    uint64_t over = overlap(rop->off, rop->off + rop->len, 0, d);
+    for (const struct rados_op *w = rop->cobj->copyup_waiters; w; w = w->next)
+        over += overlap(w->off, w->off + w->len, 0, d);
+    return over < d ? d - over : 0;
+}
+
 static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
 {
     struct rbd_obj *cobj = rop->cobj;
@@ -476,7 +522,8 @@ static void copyup_start_or_join(struct client *cl, struct rados_op *rop)
     struct rados_op *pr = rop_new(cl, parent, rop->objno, RADOS_PARENT_READ);
     pr->subops = SUBOP_READ;
     pr->off = 0;
-    pr->len = parent->object_size;
+    /* read_from_parent: a (sparse) read of the parent object returns the data it holds */
+    pr->len = parent_data_bytes(rop->img);
     pr->copyup_parent = rop;
     objecter_send(cl, pr);
 }
@@ -485,6 +532,7 @@ static void copyup_send(struct client *cl, struct rados_op *rop)
 {
     /* [call rbd.copyup(parent data), write...]: the pending writes ride along */
     rop->cobj->copyup_sent = true;
+    rop->copyup_bytes = copyup_data_bytes(cl, rop);
     rop->kind = RADOS_COPYUP;
     rop->subops = SUBOP_CALL_RDWR | SUBOP_WRITE;
     objecter_send(cl, rop);
@@ -567,6 +615,12 @@ static void librbd_dispatched(struct sim *s, struct cpu_thread *th, void *obj, u
                 rop->img = img->parent;
                 rop->obj = image_object(cl->c, img->parent, objno);
                 rop->cobj = NULL;
+            } else if (exclusive_lock_object_map(cl) && !rop->obj->map_exists) {
+                /* ObjectReadRequest: the object map says OBJECT_NONEXISTENT, so
+                   the extent reads as zeros without an OSD op */
+                rop_complete_ios(cl, rop);
+                rop_free(cl, rop);
+                continue;
             }
             rop->subops = SUBOP_READ;
             objecter_send(cl, rop);
@@ -609,7 +663,7 @@ static uint32_t rop_request_bytes(const struct rados_op *rop)
     if (rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST))
         b += (uint32_t)rop->len;
     if (rop->kind == RADOS_COPYUP)
-        b += (uint32_t)(rop->img->object_size + rop->copyup_extra);
+        b += (uint32_t)(rop->copyup_bytes + rop->copyup_extra);
     if (rop->kind == RADOS_MAP_UPDATE)
         b += MAP_UPDATE_BYTES;
     return b;
@@ -815,8 +869,10 @@ static void client_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint
     p->throttle_ops.put++, p->throttle_ops.put_sum++;
     p->throttle_bytes.put++, p->throttle_bytes.put_sum += rop_request_bytes(rop);
     objecter_gauges(cl);
-    /* neorados posts the completion to the io_context */
-    cpu_pool_submit(&cl->io_context, CPU_PRIO_NORMAL, librbd_complete, rop, 0);
+    /* neorados posts the completion to the io_context (Pacific+); before,
+       librados queued the AioCompletion callback to its finisher thread */
+    cpu_pool_submit(cl->completes_on_finisher ? &cl->rados_finisher : &cl->io_context, CPU_PRIO_NORMAL,
+                    librbd_complete, rop, 0);
     cpu_thread_release(th);
 }
 
@@ -894,6 +950,10 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     cl->host = host;
     struct cpu_host *h = &c->hosts[host];
     cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)c->spec.ceph.rbd_op_threads);
+    /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0);
+       12.2-15.2 complete on librados' finisher */
+    cl->completes_on_finisher = !c->spec.rel.crimson && c->spec.rel.major > 0 && c->spec.rel.major < 16;
+    cpu_pool_init(&cl->rados_finisher, h, "fn-radosclient", 1);
     uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
     cl->msgr = sim_xcalloc(nm, sizeof *cl->msgr);
     for (uint32_t i = 0; i < nm; i++)
@@ -908,6 +968,7 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
 static void librbd_fini(struct client *cl)
 {
     cpu_pool_fini(&cl->io_context);
+    cpu_pool_fini(&cl->rados_finisher);
     for (uint32_t i = 0; i < (uint32_t)cl->c->spec.ceph.ms_async_op_threads; i++)
         cpu_pool_fini(&cl->msgr[i]);
     free(cl->msgr);
@@ -924,7 +985,7 @@ static void worker_start(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 
-static void librbd_start(struct client *cl)
+void client_start_workers(struct client *cl)
 {
     for (uint32_t i = 0; i < cl->n_workers; i++) {
         struct fio_worker *w = &cl->workers[i];
@@ -936,7 +997,7 @@ const struct client_ops librbd_client_ops = {
     .name = "librbd",
     .init = librbd_init,
     .fini = librbd_fini,
-    .start = librbd_start,
+    .start = client_start_workers,
     .reply_delivered = librbd_reply_delivered,
     .watch_notify_delivered = librbd_watch_notify_delivered,
     .notify_complete_delivered = librbd_notify_complete_delivered,

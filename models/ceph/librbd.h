@@ -126,6 +126,11 @@ struct client {
     uint32_t id;             /* client.<4100 + id> */
     uint32_t host;
     struct cpu_pool io_context;  /* librbd rbd_op_threads */
+    /* librados' finisher ("fn-radosclient"): before Pacific, librbd's I/O went
+       through librados::AioCompletion, whose callbacks RadosClient::finisher
+       runs; Pacific's asio IO path (ceph PR 35629) completes on io_context */
+    struct cpu_pool rados_finisher;
+    bool completes_on_finisher;
     struct cpu_pool *msgr;       /* ms_async_op_threads, one thread each */
     struct throttle objecter;    /* objecter_inflight_ops / _op_bytes */
     struct objecter_perf operf;  /* its Objecter's perf counters (perfcounters.h) */
@@ -133,6 +138,10 @@ struct client {
     uint32_t n_workers;
     uint64_t next_tid;
     struct rbd_image_ctx ictx;   /* the image it opened */
+    /* krbd: the client holding the mapped device (rbd_dev: its blk-mq tags,
+       rbd_wq, libceph client and OSD connections): itself, or the first job
+       clone on the same /dev/rbdN of the host (krbd_client_join) */
+    struct client *mapping;
     /* LatencyStats of SimpleSchedulerObjectDispatch: writes completed so far */
     uint64_t sched_samples;
     /* WriteAroundObjectDispatch: bytes acknowledged to fio but still in flight */
@@ -150,6 +159,9 @@ struct client_ops {
     void (*fini)(struct client *cl);
     /* start the workers' closed loops (after set-up) */
     void (*start)(struct client *cl);
+    /* fio's io_u handed to the client once submitted (its iodepth slot taken);
+       NULL = librbd's rbd_aio_write/read path */
+    void (*submit_io)(struct client *cl, struct fio_io *io);
     /* net delivery of the MOSDOpReply for a rados_op (obj) at the client */
     sim_event_fn reply_delivered;
     /* net delivery of an MWatchNotify for the notify rados_op obj at watcher
@@ -159,6 +171,17 @@ struct client_ops {
     sim_event_fn notify_complete_delivered;
 };
 extern const struct client_ops librbd_client_ops;
+extern const struct client_ops krbd_client_ops; /* krbd.c: the kernel client */
+/* A further fio job (clone) on a device mapping already has: cl runs its
+   workers, mapping's queues and connections carry their I/O (krbd.c). */
+void krbd_client_join(struct client *cl, struct client *mapping);
+
+/* ---- librbd.c, for the client kinds: fio's side of every client ---- */
+
+/* One object request of io finished (rop's milestones kept); the last one hands io to fio. */
+void client_io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop);
+/* Start every worker of cl after its startdelay. */
+void client_start_workers(struct client *cl);
 
 /* ---- librbd.c, for exclusive_lock.c ---- */
 

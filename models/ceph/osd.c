@@ -117,8 +117,9 @@ static void perf_class_add(struct perf_op_class *pc, const struct osd_op *op, si
                            bool in, bool out)
 {
     pc->count++;
+    /* log_op_stats: inb = the request's data (a copy-up's parent data included) */
     if (in)
-        pc->in_bytes += op->rop->len;
+        pc->in_bytes += op->bytes;
     if (out)
         pc->out_bytes += op->rop->len;
     lat_sum_add(&pc->latency, now - op->t_recv);
@@ -245,7 +246,7 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     bool carries_data = rop->subops & (SUBOP_WRITE | SUBOP_WRITEFULL | SUBOP_WRITE_MUST_EXIST);
     op->bytes = carries_data ? (uint32_t)rop->len : 0;
     if (rop->kind == RADOS_COPYUP)
-        op->bytes = (uint32_t)(rop->img->object_size + rop->len + rop->copyup_extra);
+        op->bytes = (uint32_t)(rop->copyup_bytes + rop->len + rop->copyup_extra);
     struct optrack_op *t = &op->track;
     t->kind = OPTRACK_OSD_OP;
     /* descriptions as a fresh cluster prints them: global ids in the low
@@ -634,14 +635,24 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     o->host = host;
     o->epoch = 24;
     const struct ceph_options *opt = &c->spec.ceph;
-    struct cpu_host *h = &c->hosts[host];
+    /* several OSDs per NVMe (ceph-volume --osds-per-device): the host's OSDs
+       k*n .. k*n+n-1 share the first one's drive */
+    uint32_t per = c->spec.osds_per_nvme, first = id;
+    if (per > 1 && !c->spec.crush && c->spec.osds_per_host)
+        first = id - (id % c->spec.osds_per_host) % per;
+    /* its threads run on its CPU set when the OSDs are confined to sets: its
+       own, or its drive's when the sets are pinned per NVMe */
+    struct cpu_host *h = c->osd_cpusets ? &c->osd_cpusets[c->spec.osd_cpus_per_nvme ? first : id] : &c->hosts[host];
     o->backend = osd_backend_for(&c->spec.rel);
     o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
     o->backend->init_threads(o, h, opt);
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
+    /* BlueStore on the drive's first OSD's device: the drive's queue and
+       internal parallelism are shared (the others' own device stays idle) */
+    struct nvme_dev *dev = first == id ? &o->dev : &c->osds[first].dev;
     /* the classic OSD and Crimson's alienstore both run BlueStore here */
     o->store_ops = &bluestore_ops;
-    struct store_env env = {.s = c->s, .host = h, .dev = &o->dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
+    struct store_env env = {.s = c->s, .host = h, .dev = dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
                             .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o};
     o->store = o->store_ops->create(&env);
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,

@@ -99,6 +99,7 @@ struct rados_op {
     struct rados_op *copyup_parent; /* parent read / map update: the copy-up it serves */
     uint64_t acked_early;    /* write-around: bytes already acknowledged to fio */
     uint64_t copyup_extra;   /* copy-up: bytes of the pending writes appended to it */
+    uint64_t copyup_bytes;   /* copy-up: parent data it carries (CopyupRequest::prepare_copyup_data) */
     uint32_t primary;        /* OSD id */
     /* watch/notify and cls_lock (exclusive_lock.c, cls.c) */
     int notify_op;           /* NOTIFY, NOTIFY_ACK: enum rbd_notify_op */

@@ -45,9 +45,13 @@ struct workload_job {
     char description[256];
     char ioengine[32];      /* default "psync" */
     char pool[64], rbdname[64], clientname[64], clustername[64]; /* rbd engine; "" = unset */
+    char filename[256];     /* filename=; for libaio/io_uring/psync... a mapped /dev/rbdN */
+    bool kernel_client;     /* the job runs on the kernel client (krbd.c), not librbd: a block
+                               engine on /dev/rbdN (fiojob.c decides, scenario.c checks) */
     enum fio_rw rw;         /* default read */
     uint32_t rw_seq_nr;     /* rw=randX:<nr>: I/Os per new random offset (default 1) */
-    uint64_t rw_seq_add;    /* rw=write:<size>: bytes skipped after each sequential I/O */
+    int64_t rw_seq_add;     /* rw=write:<size>: bytes skipped after each sequential I/O;
+                               negative (rw=read:-8k) goes backwards */
     enum fio_rw_sequencer rw_sequencer;
     uint32_t rwmixread;     /* percent reads of a mixed workload; writes = 100 - this */
     uint32_t kb_base;       /* 1024 (default) or 1000 */

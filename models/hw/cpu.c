@@ -15,6 +15,7 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 
@@ -56,9 +57,10 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     for (int i = 0; i < p->n_cstates; i++)
         h->wake_ns[i + 1] = (sim_time_t)llround((p->wake_us + p->cstate_exit_us[i]) * 1e3);
     h->cross_ccx_ns = (sim_time_t)llround(p->cross_ccx_wake_us * 1e3);
-    /* performance and powersave: a stage's speed depends on the busy
-       hardware threads alone (the same expression cpu_exec evaluates) */
-    if (p->governor == CPU_GOV_PERFORMANCE || p->governor == CPU_GOV_POWERSAVE) {
+    /* performance and a pinned powersave (acpi-cpufreq): a stage's speed
+       depends on the busy hardware threads alone (the same expression cpu_exec
+       evaluates); intel_pstate's powersave follows utilisation, so not that */
+    if (p->governor == CPU_GOV_PERFORMANCE || (p->governor == CPU_GOV_POWERSAVE && !p->powersave_follows_load)) {
         h->stage_ghz = sim_alloc(s, h->p.threads + 1, sizeof *h->stage_ghz);
         for (uint32_t n = 1; n <= h->p.threads; n++)
             h->stage_ghz[n] = cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
@@ -124,7 +126,11 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
     case CPU_GOV_PERFORMANCE:
         return p0_clock(p, n_active);
     case CPU_GOV_POWERSAVE:
-        return p->idle_clock_ghz;
+        /* acpi-cpufreq's powersave pins the lowest P-state; intel_pstate's
+           (HWP) lets the hardware follow load: ramp as ondemand does */
+        if (!p->powersave_follows_load)
+            return p->idle_clock_ghz;
+        break;
     case CPU_GOV_ONDEMAND:
     case CPU_GOV_SCHEDUTIL:
         break;
@@ -146,7 +152,14 @@ double cpu_stage_clock_ghz(struct cpu_host *h, uint32_t n_active)
         h->util_t = now;
         h->util_area = area;
     }
-    double f = p->governor_up_util > 0 ? h->util / p->governor_up_util : 1;
+    double util = h->util;
+    /* HWP (intel_pstate's powersave) picks each core's clock from that core's
+       own activity: the host's busy time falls on the cores active now, so
+       their utilisation is the host's x cores / active [est: per-core
+       activity windows approximated by the host average over busy cores] */
+    if (p->governor == CPU_GOV_POWERSAVE && p->powersave_follows_load && n_active > 0)
+        util = util * p->cores / n_active < 1 ? util * p->cores / n_active : 1;
+    double f = p->governor_up_util > 0 ? util / p->governor_up_util : 1;
     if (f >= 1)
         return p0_clock(p, n_active);
     /* below P0 the governor's request is what the core runs at */
@@ -221,17 +234,28 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->name = name;
     p->n_threads = n_threads;
     p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
-    /* a thread's stream id: host | the pool's creation order on it | thread */
-    enum { THREAD_BITS = 8, POOL_BITS = 12 };
-    SIM_ASSERT(n_threads <= 1u << THREAD_BITS && h->n_pools < 1u << POOL_BITS);
+    /*
+     * A thread's stream id: host | the pool's creation order on it | thread.
+     * The 32-bit index holds 4,096 pools per host; a host running more (fio
+     * numjobs up to 4,096 = fio's REAL_MAX_JOBS, each job several pools) names
+     * the further ones' streams by the purpose "work.K", K = pool_seq / 4,096,
+     * so the first 4,096 pools keep the streams (and results) they always had.
+     * The pool parameters bound threads per pool (<= 64, rbd_op_threads).
+     */
+    enum { THREAD_BITS = 8, POOL_BITS = 12, HOST_BITS = 32 - POOL_BITS - THREAD_BITS };
+    SIM_ASSERT(n_threads <= 1u << THREAD_BITS && h->p.index < 1u << HOST_BITS);
     uint32_t pool_seq = h->n_pools++;
+    char purpose[24] = "work";
+    if (pool_seq >> POOL_BITS)
+        snprintf(purpose, sizeof purpose, "work.%u", pool_seq >> POOL_BITS);
     for (uint32_t i = 0; i < n_threads; i++) {
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
         p->threads[i].ccx = h->n_threads++ % h->n_ccx;
-        uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) | pool_seq << THREAD_BITS | i;
-        sim_rng_inline(h->s, "cpu-thread", id, "work", &p->threads[i].rng);
+        uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) |
+                      (pool_seq & ((1u << POOL_BITS) - 1)) << THREAD_BITS | i;
+        sim_rng_inline(h->s, "cpu-thread", id, purpose, &p->threads[i].rng);
     }
 }
 

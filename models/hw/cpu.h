@@ -71,6 +71,8 @@ struct cpu_params {
     double idle_clock_ghz;      /* clock an idle core drops to (ondemand/schedutil/powersave) */
     double ref_clock_ghz;       /* clock at which stage costs are given */
     enum cpu_governor governor;
+    bool powersave_follows_load; /* intel_pstate (HWP): powersave ramps with utilisation like
+                                   ondemand, from idle_clock_ghz up to P0 and boost */
     double governor_up_util;    /* utilisation at which ondemand reaches max clock (0.8 in
                                    cpufreq ondemand's up_threshold=80) */
     double util_window_us;      /* utilisation averaging window (cpufreq sampling ~10 ms) */
