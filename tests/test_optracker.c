@@ -92,7 +92,8 @@ static void assert_same_shape(const cJSON *real, const cJSON *ours, const char *
 
 static void set_events(struct optrack_op *op, const char *const *names, const sim_time_t *t, int n)
 {
-    op->n_events = 0;
+    op->n_events = op->n_inline = 0; /* forget the events (the op keeps any overflow array) */
+    op->own_name = NULL;
     for (int i = 0; i < n; i++)
         optrack_mark(op, names[i], t[i]);
 }
@@ -405,15 +406,15 @@ static void test_event_durations_real_capture(void **state)
         }
         for (uint32_t i = 0; i + 1 < op.n_events; i++) {
             if (real_d[i] > 4e9) { /* utime_t underflow as printed by Ceph: out of order by < 1 µs */
-                assert_true(optrack_event(&op, i + 1)->t <= optrack_event(&op, i)->t + US);
+                assert_true(optrack_event_t(&op, i + 1) <= optrack_event_t(&op, i) + US);
                 continue;
             }
-            assert_true(fabs(real_d[i] - (double)(optrack_event(&op, i + 1)->t - optrack_event(&op, i)->t) / 1e9) <=
+            assert_true(fabs(real_d[i] - (double)(optrack_event_t(&op, i + 1) - optrack_event_t(&op, i)) / 1e9) <=
                         1.001e-6);
             checked++;
         }
         uint32_t l = op.n_events - 1;
-        assert_true(fabs(real_d[l] - (double)(optrack_event(&op, l)->t - op.ev[0].t) / 1e9) <= 1.001e-6);
+        assert_true(fabs(real_d[l] - (double)(optrack_event_t(&op, l) - optrack_initiated(&op)) / 1e9) <= 1.001e-6);
         assert_true(fabs(cJSON_GetObjectItem(o, "duration")->valuedouble - real_d[l]) < 1e-12);
         optrack_release(&op);
     }
@@ -586,10 +587,11 @@ static void test_history_duration(void **state)
     optracker_fini(&t);
 }
 
-/* A larger random run against a brute-force model of OpHistory. */
-static void test_history_matches_reference(void **state)
+/* A larger random run against a brute-force model of OpHistory; durations
+   are multiples of grain (a coarse grain makes equal durations common: the
+   older op of a tie is the one the size cut drops). */
+static void history_vs_reference(sim_time_t grain)
 {
-    (void)state;
     enum { N = 3000, SIZE = 50 };
     struct optracker t;
     optracker_init(&t, SIZE, 20 * MS);
@@ -599,7 +601,7 @@ static void test_history_matches_reference(void **state)
     sim_time_t now = 0;
     for (int i = 0; i < N; i++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        sim_time_t dur = (x >> 33) % (5 * MS) + 1;
+        sim_time_t dur = ((x >> 33) % (5 * MS / grain) + 1) * grain;
         now += (x >> 20) % (100 * US);
         all[i] = timed_op((uint64_t)i, now > dur ? now - dur : 0, now > dur ? dur : now);
         optracker_finish(&t, &all[i]);
@@ -608,9 +610,9 @@ static void test_history_matches_reference(void **state)
         for (;;) {
             int oldest = -1;
             for (int k = 0; k <= i; k++)
-                if (alive[k] && (oldest < 0 || all[k].ev[0].t < all[oldest].ev[0].t))
+                if (alive[k] && (oldest < 0 || all[k].t0 < all[oldest].t0))
                     oldest = k;
-            if (oldest >= 0 && now > all[oldest].ev[0].t && now - all[oldest].ev[0].t > 20 * MS)
+            if (oldest >= 0 && now > all[oldest].t0 && now - all[oldest].t0 > 20 * MS)
                 alive[oldest] = 0;
             else
                 break;
@@ -621,8 +623,8 @@ static void test_history_matches_reference(void **state)
                 if (!alive[k])
                     continue;
                 cnt++;
-                sim_time_t dk = all[k].ev[2].t - all[k].ev[0].t;
-                if (shortest < 0 || dk < all[shortest].ev[2].t - all[shortest].ev[0].t)
+                sim_time_t dk = optrack_event_t(&all[k], 2) - all[k].t0;
+                if (shortest < 0 || dk < optrack_event_t(&all[shortest], 2) - all[shortest].t0)
                     shortest = k;
             }
             if (cnt <= SIZE)
@@ -635,13 +637,52 @@ static void test_history_matches_reference(void **state)
     cJSON *d = historicops_dump(&t, now, 0, 1);
     dumped_tids(d, tids, &n);
     for (int k = 0; k < N; k++)
-        want += alive[k] && now - all[k].ev[0].t <= 20 * MS;
+        want += alive[k] && now - all[k].t0 <= 20 * MS;
     assert_int_equal(n, want);
     for (int i = 0; i < n; i++)
         assert_true(alive[tids[i]]);
     cJSON_Delete(d);
     free(tids);
     optracker_fini(&t);
+}
+
+/* Inline times are 32-bit offsets from "initiated": an op longer than
+   4.29 s (or an event stamped before its initiated) keeps its later events
+   with full times, in order, and dumps the same durations. */
+static void test_long_op_times_exact(void **state)
+{
+    (void)state;
+    const sim_time_t t0 = 7000 * (sim_time_t)1000000000 + 123;
+    const sim_time_t t[] = {t0, t0 + 1, t0 + 4294967295ull, t0 + 4294967296ull, t0 + 4294967297ull, t0 - 5,
+                            t0 + 9 * (sim_time_t)1000000000};
+    const char *const names[] = {"initiated", "queued_for_pg", "reached_pg", "started", "op_commit",
+                                 "commit_sent", "done"};
+    struct optrack_op op = real_write_op();
+    for (int i = 0; i < 7; i++)
+        optrack_mark(&op, names[i], t[i]);
+    assert_int_equal(op.n_events, 7);
+    assert_int_equal(op.n_inline, 3); /* t0 + 2^32 - 1 still fits */
+    for (uint32_t i = 0; i < 7; i++) {
+        assert_true(optrack_event_t(&op, i) == t[i]);
+        assert_string_equal(optrack_event(&op, i).name, names[i]);
+    }
+    assert_true(optrack_duration_ns(&op, 0) == 9 * (int64_t)1000000000);
+    struct optracker tr;
+    optracker_init(&tr, 20, 600 * (sim_time_t)1000000000);
+    optracker_finish(&tr, &op);
+    const struct optrack_op **list;
+    assert_int_equal(optracker_history(&tr, t[6], 1, &list), 1);
+    assert_true(optrack_event_t(list[0], 5) == t0 - 5);
+    free(list);
+    optrack_release(&op);
+    optracker_fini(&tr);
+}
+
+static void test_history_matches_reference(void **state)
+{
+    (void)state;
+    history_vs_reference(1);
+    history_vs_reference(250 * US); /* 20 distinct durations: ties everywhere */
 }
 
 /* Every event is kept, as Ceph's TrackedOp does: an op that waits for its
@@ -659,9 +700,9 @@ static void test_mark_keeps_every_event(void **state)
     optrack_mark(&op, "commit_sent", 103 * US);
     optrack_mark(&op, "done", 104 * US);
     assert_int_equal(op.n_events, n0 + 104);
-    assert_string_equal(optrack_event(&op, n0 + 100)->name, "started");
-    assert_string_equal(optrack_event(&op, n0 + 103)->name, "done");
-    assert_true(optrack_event(&op, n0 + 57)->t == 58 * US);
+    assert_string_equal(optrack_event(&op, n0 + 100).name, "started");
+    assert_string_equal(optrack_event(&op, n0 + 103).name, "done");
+    assert_true(optrack_event_t(&op, n0 + 57) == 58 * US);
     cJSON *j = roundtrip(historicops_op(&op, 200 * US, 0));
     const cJSON *evs = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "type_data"), "events");
     assert_int_equal(cJSON_GetArraySize(evs), (int)(n0 + 104));
@@ -704,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_history_duration),
         cmocka_unit_test(test_history_matches_reference),
         cmocka_unit_test(test_mark_keeps_every_event),
+        cmocka_unit_test(test_long_op_times_exact),
     };
     return cmocka_run_group_tests_name("optracker", tests, NULL, NULL);
 }

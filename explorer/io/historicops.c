@@ -48,7 +48,7 @@ cJSON *historicops_op(const struct optrack_op *op, sim_time_t now, int64_t wall_
 {
     char desc[2048], ts[48], name[64];
     cJSON *o = cJSON_CreateObject();
-    sim_time_t init = op->n_events ? op->ev[0].t : 0;
+    sim_time_t init = optrack_initiated(op);
     cJSON_AddStringToObject(o, "description", optrack_describe(op, desc, sizeof desc));
     fmt_time(ts, sizeof ts, wall_epoch_ns, init);
     cJSON_AddStringToObject(o, "initiated_at", ts);
@@ -69,11 +69,11 @@ cJSON *historicops_op(const struct optrack_op *op, sim_time_t now, int64_t wall_
     cJSON *evs = cJSON_AddArrayToObject(td, "events");
     for (uint32_t i = 0; i < op->n_events; i++) {
         cJSON *e = cJSON_CreateObject();
-        const struct optrack_event *ev = optrack_event(op, i);
-        cJSON_AddStringToObject(e, "event", ev->name);
-        fmt_time(ts, sizeof ts, wall_epoch_ns, ev->t);
+        struct optrack_event ev = optrack_event(op, i);
+        cJSON_AddStringToObject(e, "event", ev.name);
+        fmt_time(ts, sizeof ts, wall_epoch_ns, ev.t);
         cJSON_AddStringToObject(e, "time", ts);
-        int64_t d = i + 1 < op->n_events ? (int64_t)(optrack_event(op, i + 1)->t - ev->t) : (int64_t)(ev->t - init);
+        int64_t d = i + 1 < op->n_events ? (int64_t)(optrack_event_t(op, i + 1) - ev.t) : (int64_t)(ev.t - init);
         add_ceph_float(e, "duration", ns_to_s(d));
         cJSON_AddItemToArray(evs, e);
     }

@@ -162,7 +162,7 @@ static void describe_ops(struct strbuf *b, const struct optrack_op *op)
         strbuf_printf(b, "%swrite %" PRIu64 "~%" PRIu64, sep, op->off, op->len);
         sep = ",";
         for (uint16_t i = 0; i < op->n_more && i < OPTRACK_MORE_WRITES; i++)
-            strbuf_printf(b, ",write %" PRIu32 "~%" PRIu32, op->more_off[i], op->more_len[i]);
+            strbuf_printf(b, ",write %" PRIu32 "~%" PRIu32, op->more_writes[i][0], op->more_writes[i][1]);
     }
     if (op->subops & OPTRACK_WRITEFULL) {
         strbuf_printf(b, "%swritefull 0~%" PRIu64, sep, op->len);
@@ -221,7 +221,7 @@ const char *optrack_flag_point(const struct optrack_op *op)
 {
     const char *fp = "no flag points reached";
     for (uint32_t i = 0; i < op->n_events; i++) {
-        const char *e = optrack_event(op, i)->name;
+        const char *e = optrack_event(op, i).name;
         if (!strcmp(e, "queued_for_pg"))
             fp = "queued for pg";
         else if (!strcmp(e, "reached_pg"))
@@ -238,15 +238,67 @@ const char *optrack_flag_point(const struct optrack_op *op)
     return fp;
 }
 
-void optrack_mark_more(struct optrack_op *op, const char *name, sim_time_t t)
+/* ---- events ---- */
+
+static const char *const ev_names[] = {
+    [OPTRACK_EV_INITIATED] = "initiated",
+    [OPTRACK_EV_THROTTLED] = "throttled",
+    [OPTRACK_EV_HEADER_READ] = "header_read",
+    [OPTRACK_EV_ALL_READ] = "all_read",
+    [OPTRACK_EV_DISPATCHED] = "dispatched",
+    [OPTRACK_EV_QUEUED_FOR_PG] = "queued_for_pg",
+    [OPTRACK_EV_REACHED_PG] = "reached_pg",
+    [OPTRACK_EV_WAITING_FOR_RW_LOCKS] = "waiting for rw locks",
+    [OPTRACK_EV_STARTED] = "started",
+    [OPTRACK_EV_OP_COMMIT] = "op_commit",
+    [OPTRACK_EV_SUB_OP_COMMIT_REC] = "sub_op_commit_rec",
+    [OPTRACK_EV_COMMIT_SENT] = "commit_sent",
+    [OPTRACK_EV_DONE] = "done",
+    [OPTRACK_EV_OWN] = NULL,
+};
+
+const char *optrack_ev_name(enum optrack_ev ev)
 {
-    uint32_t k = op->n_events - OPTRACK_INLINE_EVENTS;
+    return (unsigned)ev < sizeof ev_names / sizeof ev_names[0] ? ev_names[ev] : NULL;
+}
+
+void optrack_mark_more(struct optrack_op *op, enum optrack_ev ev, sim_time_t t)
+{
+    uint32_t k = op->n_events - op->n_inline;
     if (k == op->more_cap) {
         op->more_cap = op->more_cap ? 2 * op->more_cap : OPTRACK_INLINE_EVENTS;
         op->more = sim_xrealloc(op->more, op->more_cap, sizeof *op->more);
     }
-    op->more[k] = (struct optrack_event){name, t};
+    op->more[k] = (struct optrack_more_event){t, (uint8_t)ev};
     op->n_events++;
+}
+
+void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t)
+{
+    for (unsigned i = 0; i < OPTRACK_EV_OWN; i++)
+        if (!strcmp(ev_names[i], name)) {
+            optrack_mark_ev(op, (enum optrack_ev)i, t);
+            return;
+        }
+    SIM_ASSERT(!op->own_name || op->own_name == name || !strcmp(op->own_name, name));
+    op->own_name = name;
+    optrack_mark_ev(op, OPTRACK_EV_OWN, t);
+}
+
+struct optrack_event optrack_event(const struct optrack_op *op, uint32_t i)
+{
+    uint8_t ev = i < op->n_inline ? op->ev_id[i] : op->more[i - op->n_inline].ev;
+    return (struct optrack_event){ev == OPTRACK_EV_OWN ? op->own_name : ev_names[ev], optrack_event_t(op, i)};
+}
+
+void optrack_add_write(struct optrack_op *op, uint32_t off, uint32_t len)
+{
+    if (op->n_more >= OPTRACK_MORE_WRITES)
+        return;
+    if (!op->more_writes)
+        op->more_writes = sim_xcalloc(OPTRACK_MORE_WRITES, sizeof *op->more_writes);
+    op->more_writes[op->n_more][0] = off;
+    op->more_writes[op->n_more++][1] = len;
 }
 
 void optrack_release(struct optrack_op *op)
@@ -254,6 +306,8 @@ void optrack_release(struct optrack_op *op)
     free(op->more);
     op->more = NULL;
     op->more_cap = 0;
+    free(op->more_writes);
+    op->more_writes = NULL;
 }
 
 /* TrackedOp::get_duration: to "done" if finished, else to now. */
@@ -261,9 +315,9 @@ int64_t optrack_duration_ns(const struct optrack_op *op, sim_time_t now)
 {
     if (!op->n_events)
         return 0;
-    const struct optrack_event *last = optrack_event(op, op->n_events - 1);
-    sim_time_t end = strcmp(last->name, "done") == 0 ? last->t : now;
-    return (int64_t)(end - op->ev[0].t);
+    struct optrack_event last = optrack_event(op, op->n_events - 1);
+    sim_time_t end = last.name && strcmp(last.name, "done") == 0 ? last.t : now;
+    return (int64_t)(end - op->t0);
 }
 
 /* ---- the history set: op slots + two indexed min-heaps ---- */
@@ -275,11 +329,11 @@ static int slot_less(const struct optracker *t, int which, uint32_t a, uint32_t 
     const struct optrack_op *x = &t->recent[a], *y = &t->recent[b];
     uint64_t kx, ky;
     if (which == H_DUR) {
-        kx = optrack_event(x, x->n_events - 1)->t - x->ev[0].t;
-        ky = optrack_event(y, y->n_events - 1)->t - y->ev[0].t;
+        kx = optrack_event_t(x, x->n_events - 1) - x->t0;
+        ky = optrack_event_t(y, y->n_events - 1) - y->t0;
     } else {
-        kx = x->ev[0].t;
-        ky = y->ev[0].t;
+        kx = x->t0;
+        ky = y->t0;
     }
     return kx != ky ? kx < ky : t->seq[a] < t->seq[b];
 }
@@ -407,28 +461,51 @@ void optracker_reset(struct optracker *t)
     t->completed = 0;
 }
 
-/* OpHistory::cleanup(now): age first (by initiated), then size (shortest out). */
-static void history_cleanup(struct optracker *t, sim_time_t now)
+/* OpHistory::cleanup(now), its first half: ops initiated more than
+   osd_op_history_duration ago leave (the oldest first). */
+static void history_age_cut(struct optracker *t, sim_time_t now)
 {
     while (t->recent_n) {
         const struct optrack_op *oldest = &t->recent[t->init_heap[0]];
-        if (!(now > oldest->ev[0].t && now - oldest->ev[0].t > t->history_duration))
+        if (!(now > oldest->t0 && now - oldest->t0 > t->history_duration))
             break;
         history_remove(t, t->init_heap[0]);
     }
-    while (t->recent_n > t->history_size)
-        history_remove(t, t->dur_heap[0]);
 }
 
+/*
+ * OpHistory::insert then cleanup(now), now = the op's "done".  The outcome
+ * is decided before the copy: the age cut does not depend on the new op (it
+ * leaves with it only if it is itself that old), and when the history is
+ * full and the new op is shorter than its shortest, the size cut would drop
+ * the new op itself (on equal durations the older op is the shorter in the
+ * (duration, seq) order, so it leaves instead).  That is the common case
+ * under load (the 20 slowest are kept), so most ops cost two comparisons,
+ * not a copy and four heap updates.  The set kept is the same; the dumps
+ * sort it by (key, seq), so slot order does not show.
+ */
 void optracker_finish(struct optracker *t, struct optrack_op *op)
 {
     SIM_ASSERT(op->n_events > 0);
+    sim_time_t now = optrack_event_t(op, op->n_events - 1), init = op->t0;
+    uint64_t seq = t->completed++;
+    history_age_cut(t, now);
+    if (now > init && now - init > t->history_duration)
+        return; /* the age cut would drop it */
+    if (t->recent_n >= t->history_size) {
+        if (!t->recent_n)
+            return; /* osd_op_history_size 0 */
+        const struct optrack_op *shortest = &t->recent[t->dur_heap[0]];
+        if (now - init < optrack_event_t(shortest, shortest->n_events - 1) - shortest->t0)
+            return; /* the size cut would drop it */
+    }
     history_grow(t, t->recent_n + 1);
     uint32_t s = t->recent_n;
     t->recent[s] = *op; /* the history takes over op's overflow events */
     op->more = NULL;
     op->more_cap = 0;
-    t->seq[s] = t->completed++;
+    op->more_writes = NULL;
+    t->seq[s] = seq;
     t->recent_n = t->slowest_n = s + 1;
     t->dur_heap[s] = s;
     t->dur_pos[s] = s;
@@ -436,7 +513,8 @@ void optracker_finish(struct optracker *t, struct optrack_op *op)
     t->init_heap[s] = s;
     t->init_pos[s] = s;
     heap_sift_up(t, H_INIT, s);
-    history_cleanup(t, optrack_event(&t->recent[s], t->recent[s].n_events - 1)->t);
+    while (t->recent_n > t->history_size)
+        history_remove(t, t->dur_heap[0]);
 }
 
 struct dump_key {
@@ -464,10 +542,10 @@ uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_dur
     uint32_t n = 0;
     for (uint32_t s = 0; s < t->recent_n; s++) {
         const struct optrack_op *op = &t->recent[s];
-        sim_time_t init = op->ev[0].t;
+        sim_time_t init = op->t0;
         if (now > init && now - init > t->history_duration)
             continue; /* cleanup(now) would drop it */
-        keys[n++] = (struct dump_key){by_duration ? optrack_event(op, op->n_events - 1)->t - init : init, t->seq[s], s};
+        keys[n++] = (struct dump_key){by_duration ? optrack_event_t(op, op->n_events - 1) - init : init, t->seq[s], s};
     }
     if (n)
         qsort(keys, n, sizeof *keys, by_duration ? cmp_key_desc : cmp_key_asc);

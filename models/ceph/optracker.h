@@ -24,8 +24,10 @@
 #include "evq.h"
 
 /* Events kept in the op itself; more go to a growable array (rare: ops that
-   wait for rw locks again and again).  Every event is kept, as Ceph does. */
-#define OPTRACK_INLINE_EVENTS 24
+   wait for rw locks again and again).  Every event is kept, as Ceph does.
+   The lab's 127,346 captured ops have 8 to 14 events (a replicated write
+   14), so 16 inline slots hold every op of a run without rw-lock waits. */
+#define OPTRACK_INLINE_EVENTS 16
 #define OPTRACK_MORE_WRITES 32 /* extra writes listed in one description */
 
 enum optrack_kind {
@@ -67,56 +69,125 @@ enum optrack_object {
     OPTRACK_OBJ_HEADER,      /* rbd_header.<image_id> */
 };
 
+/*
+ * The event names the model marks, as Ceph's literals (OpRequest.cc,
+ * PrimaryLogPG.cc, ReplicatedBackend.cc, OSD.cc).  An op keeps each event as
+ * (time, this id): 9 bytes instead of a name pointer and a time (16), since
+ * at 8,192 ops in flight the record's bytes are the cache misses.
+ * OPTRACK_EV_OWN is the op's own name (op->own_name): the per-PG
+ * "waiting for subops from 1,2" of issue_repop, or any other string.
+ */
+enum optrack_ev {
+    OPTRACK_EV_INITIATED,
+    OPTRACK_EV_THROTTLED,
+    OPTRACK_EV_HEADER_READ,
+    OPTRACK_EV_ALL_READ,
+    OPTRACK_EV_DISPATCHED,
+    OPTRACK_EV_QUEUED_FOR_PG,
+    OPTRACK_EV_REACHED_PG,
+    OPTRACK_EV_WAITING_FOR_RW_LOCKS,
+    OPTRACK_EV_STARTED,
+    OPTRACK_EV_OP_COMMIT,
+    OPTRACK_EV_SUB_OP_COMMIT_REC,
+    OPTRACK_EV_COMMIT_SENT,
+    OPTRACK_EV_DONE,
+    OPTRACK_EV_OWN,
+};
+
+/* Ceph's literal for a table id (OPTRACK_EV_OWN: NULL, the op holds it). */
+const char *optrack_ev_name(enum optrack_ev ev);
+
+/* One event as the dumps read it. */
 struct optrack_event {
     const char *name; /* static string (event names are Ceph's literals) */
     sim_time_t t;
 };
 
+/* An event past the inline ones. */
+struct optrack_more_event {
+    sim_time_t t;
+    uint8_t ev; /* enum optrack_ev */
+};
+
 struct optrack_op {
-    enum optrack_kind kind;
-    uint32_t client;       /* client.<id> */
+    /* 64-bit fields first, then 32-bit, then bytes: no padding holes */
     uint64_t tid;
-    uint32_t pool;
-    uint32_t pg_seed;      /* printed as pool.<hex seed> */
     uint64_t image_id;     /* rbd_data.<image_id hex>.<objno %016x> */
     uint64_t objno;
-    uint32_t subops;       /* enum optrack_subop bits */
-    uint8_t object;        /* enum optrack_object */
     uint64_t off, len;
-    /* more writes in the same op vector (writes appended to a copy-up) */
-    uint16_t n_more;
-    uint32_t more_off[OPTRACK_MORE_WRITES], more_len[OPTRACK_MORE_WRITES];
-    uint32_t epoch;
     uint64_t version;      /* pg log version (repop) */
+    uint64_t mlcod;        /* added; repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
+    sim_time_t t0;         /* the first event's time ("initiated"): inline times are offsets from it */
+    /* more writes in the same op vector (writes appended to a copy-up):
+       owned, allocated by optrack_add_write (rare), freed by optrack_release */
+    uint32_t (*more_writes)[2]; /* {off, len} */
+    const char *own_name;         /* the name of OPTRACK_EV_OWN events (must outlive the tracker) */
+    struct optrack_more_event *more; /* owned: events past the inline ones (optrack_release frees) */
+    enum optrack_kind kind;
+    uint32_t client;       /* client.<id> */
+    uint32_t pool;
+    uint32_t pg_seed;      /* printed as pool.<hex seed> */
+    uint32_t subops;       /* enum optrack_subop bits */
+    uint32_t epoch;
     /* added; 0 = the default named */
     uint32_t min_epoch;    /* repop "e<epoch>/<min_epoch>" (PG interval start); 0 = epoch */
-    uint64_t mlcod;        /* repop min_last_complete_ondisk version; 0 = version - 2 (QD=1 captures) */
     uint32_t object_size;  /* set-alloc-hint sizes; 0 = 4194304 */
     uint32_t client_nonce; /* client_addr "127.0.0.1:0/<nonce>"; 0 = derived from client id */
     int32_t result;        /* repop_reply "result = N" */
     uint32_t n_events;
     uint32_t more_cap;
-    struct optrack_event *more; /* owned: events past the inline ones (optrack_release frees) */
-    struct optrack_event ev[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
+    uint16_t n_more;       /* entries of more_writes */
+    uint8_t object;        /* enum optrack_object */
+    uint8_t n_inline;      /* events 0..n_inline-1 are inline, the rest in more */
+    uint8_t ev_id[OPTRACK_INLINE_EVENTS]; /* enum optrack_ev of the inline events */
+    /* ns after t0 of the inline events: an op shorter than 4.29 s keeps all
+       its times in 4 bytes each; an event later than that (or earlier than
+       t0) and every event after it go to more, with its full time */
+    uint32_t ev_dt[OPTRACK_INLINE_EVENTS]; /* last: ops zero the fields before it */
 };
 
 /* Record an event past the inline ones (grows op->more geometrically). */
-void optrack_mark_more(struct optrack_op *op, const char *name, sim_time_t t);
+void optrack_mark_more(struct optrack_op *op, enum optrack_ev ev, sim_time_t t);
 
-/* Record an event on op at time t (name must outlive the tracker). */
-static inline void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t)
+/* Record the table's event ev on op at time t (the hot path: two stores). */
+static inline void optrack_mark_ev(struct optrack_op *op, enum optrack_ev ev, sim_time_t t)
 {
-    if (op->n_events < OPTRACK_INLINE_EVENTS)
-        op->ev[op->n_events++] = (struct optrack_event){name, t};
-    else
-        optrack_mark_more(op, name, t);
+    uint32_t n = op->n_events;
+    if (!n)
+        op->t0 = t;
+    if (n == op->n_inline && n < OPTRACK_INLINE_EVENTS && t - op->t0 <= UINT32_MAX) {
+        op->ev_id[n] = (uint8_t)ev;
+        op->ev_dt[n] = (uint32_t)(t - op->t0);
+        op->n_inline = (uint8_t)(n + 1);
+        op->n_events = n + 1;
+    } else {
+        optrack_mark_more(op, ev, t);
+    }
 }
+
+/* Record an event by name (name must outlive the tracker): a table name is
+   kept as its id; any other name becomes the op's own name, one per op (a
+   second, different one is a caller's bug). */
+void optrack_mark(struct optrack_op *op, const char *name, sim_time_t t);
 
 /* The i-th event of op (i < n_events). */
-static inline const struct optrack_event *optrack_event(const struct optrack_op *op, uint32_t i)
+struct optrack_event optrack_event(const struct optrack_op *op, uint32_t i);
+
+/* The op's first event's time ("initiated"); 0 for an op with no events. */
+static inline sim_time_t optrack_initiated(const struct optrack_op *op)
 {
-    return i < OPTRACK_INLINE_EVENTS ? &op->ev[i] : &op->more[i - OPTRACK_INLINE_EVENTS];
+    return op->n_events ? op->t0 : 0;
 }
+
+/* The time of the i-th event (i < n_events). */
+static inline sim_time_t optrack_event_t(const struct optrack_op *op, uint32_t i)
+{
+    return i < op->n_inline ? op->t0 + op->ev_dt[i] : op->more[i - op->n_inline].t;
+}
+
+/* Append a write {off, len} to the op vector's description (copy-up
+   waiters); at most OPTRACK_MORE_WRITES are kept. */
+void optrack_add_write(struct optrack_op *op, uint32_t off, uint32_t len);
 
 /* Free what op owns (its overflow events) unless a tracker took it over. */
 void optrack_release(struct optrack_op *op);

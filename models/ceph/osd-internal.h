@@ -16,9 +16,9 @@ static inline struct cluster *op_cluster(const struct osd_op *op) { return op->o
 static inline struct sim *op_sim(const struct osd_op *op) { return op->osd->c->s; }
 
 /* Record an op-tracker event on op now. */
-void osd_track(struct osd_op *op, const char *event);
+void osd_track(struct osd_op *op, enum optrack_ev event);
 /* An event of issue_repop's commit path (mark_sub_op_sent, op_commit, ...). */
-void osd_track_commit_path(struct osd_op *op, const char *event);
+void osd_track_commit_path(struct osd_op *op, enum optrack_ev event);
 /* The msgr worker a connection to peer (an OSD id, or a client) is bound to. */
 struct cpu_pool *osd_worker(struct osd *o, uint32_t peer);
 /* The peer id of client.<id>'s connection. */

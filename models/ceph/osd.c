@@ -46,16 +46,16 @@
 
 
 
-void osd_track(struct osd_op *op, const char *event)
+void osd_track(struct osd_op *op, enum optrack_ev event)
 {
     if (op->osd->c->spec.ceph.osd_enable_op_tracker)
-        optrack_mark(&op->track, event, sim_now(op_sim(op)));
+        optrack_mark_ev(&op->track, event, sim_now(op_sim(op)));
 }
 
 /* An event of issue_repop's commit path (mark_sub_op_sent, op_commit,
    sub_op_commit_rec, commit_sent): record_write_error's log-only update
    (MOSDPGUpdateLogMissing) marks none of them. */
-void osd_track_commit_path(struct osd_op *op, const char *event)
+void osd_track_commit_path(struct osd_op *op, enum optrack_ev event)
 {
     if (!op->error)
         osd_track(op, event);
@@ -73,7 +73,7 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
 {
     /* the op tracker's event array is filled as events come: zero the rest */
     struct osd_op *op = pool_get_raw(&o->c->op_pool);
-    memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev));
+    memset(op, 0, offsetof(struct osd_op, track) + offsetof(struct optrack_op, ev_dt));
     op->kind = kind;
     op->osd = o;
     op->pg = &o->pgs[cluster_pg_local(o->c, pgid, o->id)];
@@ -83,7 +83,7 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
 
 void osd_op_done(struct osd_op *op)
 {
-    osd_track(op, "done");
+    osd_track(op, OPTRACK_EV_DONE);
     if (op->osd->c->spec.ceph.osd_enable_op_tracker && op->osd->c->measuring)
         optracker_finish(&op->osd->tracker, &op->track);
     optrack_release(&op->track); /* nothing left to free if the history took it */
@@ -159,9 +159,9 @@ static void op_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void op_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    osd_track(op, "all_read");
-    osd_track(op, "dispatched");
-    osd_track(op, "queued_for_pg");
+    osd_track(op, OPTRACK_EV_ALL_READ);
+    osd_track(op, OPTRACK_EV_DISPATCHED);
+    osd_track(op, OPTRACK_EV_QUEUED_FOR_PG);
     lat_sum_add(&op->osd->perf.op_before_queue_op_lat, sim_now(s) - op->t_recv);
     cpu_pool_submit(osd_op_shard(op), CPU_PRIO_NORMAL, op_shard_run, op, 0);
     cpu_thread_release(th);
@@ -175,9 +175,9 @@ static void op_rx_throttled(struct sim *s, struct cpu_thread *th, void *obj, uin
     struct cluster *c = op_cluster(op);
     op->t_recv = sim_now(s);
     op->rop->t_initiated = op->t_recv;
-    osd_track(op, "initiated");
-    osd_track(op, "throttled");
-    osd_track(op, "header_read");
+    osd_track(op, OPTRACK_EV_INITIATED);
+    osd_track(op, OPTRACK_EV_THROTTLED);
+    osd_track(op, OPTRACK_EV_HEADER_READ);
     double cost = msgr_rx_cost(c, op->bytes + MSG_HEADER_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us);
     msgr_count_rx(c, th, op->bytes + MSG_HEADER_BYTES);
     cpu_exec(th, cost, op_rx_done, op, 0);
@@ -271,10 +271,8 @@ void osd_client_op_delivered(struct sim *s, void *obj, uint64_t arg)
     t->off = rop->off;
     t->len = rop->len;
     if (rop->kind == RADOS_COPYUP) /* the writes that rode along (CopyupRequest pending requests) */
-        for (const struct rados_op *w = rop->cobj->copyup_waiters; w && t->n_more < OPTRACK_MORE_WRITES; w = w->next) {
-            t->more_off[t->n_more] = (uint32_t)w->off;
-            t->more_len[t->n_more++] = (uint32_t)w->len;
-        }
+        for (const struct rados_op *w = rop->cobj->copyup_waiters; w && t->n_more < OPTRACK_MORE_WRITES; w = w->next)
+            optrack_add_write(t, (uint32_t)w->off, (uint32_t)w->len);
     t->epoch = o->epoch;
     cpu_pool_submit(osd_worker(o, PEER_CLIENT(rop->cl->id)), CPU_PRIO_NORMAL, op_rx, op, 0);
 }
@@ -318,7 +316,7 @@ static void op_pg_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op
         op = w;
     }
     op->requeued = false;
-    osd_track(op, "reached_pg");
+    osd_track(op, OPTRACK_EV_REACHED_PG);
     double cost;
     if (!op->t_dequeue) {
         op->t_dequeue = sim_now(s);
@@ -421,13 +419,13 @@ static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     if (op->lock_granted) {
         op->lock_granted = false; /* crimson: taken for us in FIFO order */
     } else if (!rwlockq_acquire(&op->obj->lock, s, op->lock_mode, op_lock_granted, op, 0)) {
-        osd_track(op, "waiting for rw locks");
+        osd_track(op, OPTRACK_EV_WAITING_FOR_RW_LOCKS);
         op->osd->perf.rw_lock_waits++;
         osd_op_item_end(op, th);
         return;
     }
     op->lock_held = op->lock_mode;
-    osd_track(op, "started");
+    osd_track(op, OPTRACK_EV_STARTED);
     op->t_started = sim_now(s);
     op->rop->t_started = op->t_started;
     const struct stage_costs *k = &c->spec.cost;
@@ -540,7 +538,7 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
     msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
               op->rop->cl->ops->reply_delivered, op->rop, 0);
-    osd_track_commit_path(op, "commit_sent");
+    osd_track_commit_path(op, OPTRACK_EV_COMMIT_SENT);
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     count_throttle_put(o, op->bytes + MSG_HEADER_BYTES);
     op->committed = true;
@@ -576,7 +574,7 @@ void osd_op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op)
 static void op_local_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    osd_track_commit_path(op, "op_commit");
+    osd_track_commit_path(op, OPTRACK_EV_OP_COMMIT);
     op->t_op_commit = sim_now(s);
     osd_op_commit_one(s, th, op);
 }

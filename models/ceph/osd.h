@@ -28,7 +28,6 @@ enum osd_op_kind { OSD_CLIENT_OP, OSD_REPOP };
 
 struct osd_op {
     struct osd_op *next;     /* repop_queue */
-    enum osd_op_kind kind;
     struct osd *osd;
     struct pg_local *pg;
     struct rados_op *rop;    /* client op: the request it serves */
@@ -41,10 +40,11 @@ struct osd_op {
     bool lock_granted;       /* crimson: the obc lock was handed over while queued */
     int cls_result;          /* the class method's result (cls_exec), 0 for other ops */
     uint32_t bytes;          /* message data bytes */
+    enum osd_op_kind kind;   /* here: fills the hole after bytes */
     sim_time_t t_recv, t_dequeue, t_started, t_subops, t_op_commit, t_last_sub_commit;
     sim_time_t t_rep[3];     /* primary: the latest-committing replica's initiated, started, commit_sent */
     struct store_txc txc;      /* the object store's transaction for this op */
-    struct optrack_op track; /* last: op_new zeroes everything before track.ev */
+    struct optrack_op track; /* last: op_new zeroes everything before track.ev_dt */
 };
 
 /* An OSD's local state of one PG. */

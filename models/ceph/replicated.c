@@ -61,8 +61,10 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         msgr_send(c, osd_worker(o, peer->id), o->host, peer->host, rep->bytes + REPOP_EXTRA_BYTES,
                   osd_repop_delivered, rep, 0);
     }
-    if (c->spec.pool_size > 1) /* mark_sub_op_sent only when there are replicas */
-        osd_track_commit_path(op, cluster_subops_event(c, op->pg->pgid));
+    if (c->spec.pool_size > 1) { /* mark_sub_op_sent only when there are replicas */
+        op->track.own_name = cluster_subops_event(c, op->pg->pgid);
+        osd_track_commit_path(op, OPTRACK_EV_OWN);
+    }
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
     o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
@@ -81,7 +83,7 @@ static void replicated_submit(struct osd_op *op, struct cpu_thread *th)
 static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
-    osd_track_commit_path(op, "sub_op_commit_rec");
+    osd_track_commit_path(op, OPTRACK_EV_SUB_OP_COMMIT_REC);
     op->t_last_sub_commit = sim_now(s);
     osd_op_commit_one(s, th, op);
 }
@@ -152,7 +154,7 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
         o->perf.subop_w_in_bytes += rep->bytes;
         lat_sum_add(&o->perf.subop_w_latency, lat);
     }
-    osd_track(rep, "commit_sent");
+    osd_track(rep, OPTRACK_EV_COMMIT_SENT);
     osd_op_done(rep);
     mutexq_release(&pg->lock, s);
     cpu_thread_release(th);
@@ -168,8 +170,8 @@ static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
 {
     struct cluster *c = op_cluster(rep);
-    osd_track(rep, "reached_pg");
-    osd_track(rep, "started");
+    osd_track(rep, OPTRACK_EV_REACHED_PG);
+    osd_track(rep, OPTRACK_EV_STARTED);
     rep->t_dequeue = sim_now(s);
     cpu_exec(th, stage_cost(c, c->spec.cost.osd_dequeue_us + c->spec.cost.osd_do_repop_us),
              rep_prepared, rep, 0);
@@ -191,9 +193,9 @@ static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_
 {
     struct osd_op *rep = obj;
     struct cluster *c = op_cluster(rep);
-    osd_track(rep, "all_read");
-    osd_track(rep, "dispatched");
-    osd_track(rep, "queued_for_pg");
+    osd_track(rep, OPTRACK_EV_ALL_READ);
+    osd_track(rep, OPTRACK_EV_DISPATCHED);
+    osd_track(rep, OPTRACK_EV_QUEUED_FOR_PG);
     /* MOSDRepOp: the normal class under wpq, "immediate" (strict) under mClock */
     enum cpu_prio prio = c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK ? CPU_PRIO_HIGH : CPU_PRIO_NORMAL;
     cpu_pool_submit(osd_op_shard(rep), prio, rep_shard_run, rep, 0);
@@ -205,9 +207,9 @@ static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg
     struct osd_op *rep = obj;
     struct cluster *c = op_cluster(rep);
     rep->t_recv = sim_now(s);
-    osd_track(rep, "initiated");
-    osd_track(rep, "throttled");
-    osd_track(rep, "header_read");
+    osd_track(rep, OPTRACK_EV_INITIATED);
+    osd_track(rep, OPTRACK_EV_THROTTLED);
+    osd_track(rep, OPTRACK_EV_HEADER_READ);
     msgr_count_rx(c, th, rep->bytes + REPOP_EXTRA_BYTES);
     cpu_exec(th, msgr_rx_cost(c, rep->bytes + REPOP_EXTRA_BYTES) + stage_cost(c, c->spec.cost.osd_enqueue_us),
              rep_rx_done, rep, 0);
