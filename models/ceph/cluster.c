@@ -701,7 +701,11 @@ void cluster_run(struct cluster *c, void (*progress)(void *ctx, double done), vo
             const struct cpu_thread *th = &w->thread.threads[0];
             struct job_result *r = &c->results[w->index];
             uint64_t wakes = th->wakeups - w->wakeups_at_start;
+            /* busy_ns counts an item when it runs, so one that straddles the
+               reset can put a saturated thread a hair over the window */
             double busy = th->busy_ns - w->busy_ns_at_start;
+            if (busy > (double)measured)
+                busy = (double)measured;
             double sys = (double)wakes * w->thread.host->p.wake_us * 1e3;
             r->usr_cpu = measured ? 100.0 * busy / (double)measured : 0;
             r->sys_cpu = measured ? 100.0 * sys / (double)measured : 0;
