@@ -18,38 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testfs.h"
 #include "scenario.h"
 #include "score.h"
 
 #define CORPUS "validation/published"
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
-static void scratch(char *dir, size_t n, const char *name)
-{
-    /* scratch inside the tree's generated out/ (tests run from the tree root) */
-    snprintf(dir, n, "out/test-score-%ld-%s", (long)getpid(), name);
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    assert_int_equal(mkdir(dir, 0777), 0);
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void rm_scratch(const char *dir)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* The shipped corpus: every case's scenario (and baseline) loads as `cephsim run` would. */
 static void shipped_corpus_loads(void **state)
@@ -79,18 +52,18 @@ static const char *const good_scenario = "{\"cluster\": {\"hosts\": 3}}\n";
 static void expect_load_error(const char *corpus_json, const char *want1, const char *want2)
 {
     char dir[256];
-    scratch(dir, sizeof dir, "bad");
+    testfs_scratch(dir, sizeof dir, "score", "bad");
     mkdir(strcat(strcpy((char[300]){0}, dir), "/s"), 0777);
-    put(dir, "s/a.json", good_scenario);
-    put(dir, "s/costly.json", "{\"cluster\": {\"hosts\": 3}, \"cost\": {\"osd_do_op_us\": 5}}\n");
-    put(dir, "corpus.json", corpus_json);
+    testfs_put(dir, "s/a.json", good_scenario);
+    testfs_put(dir, "s/costly.json", "{\"cluster\": {\"hosts\": 3}, \"cost\": {\"osd_do_op_us\": 5}}\n");
+    testfs_put(dir, "corpus.json", corpus_json);
     struct score_corpus c;
     struct sim_err err = {0};
     assert_true(score_load(&c, dir, &err) < 0);
     if (!strstr(err.msg, want1) || (want2 && !strstr(err.msg, want2)))
         fail_msg("message '%s' lacks '%s' / '%s'", err.msg, want1, want2 ? want2 : "");
     assert_null(strchr(err.msg, '\n'));
-    rm_scratch(dir);
+    testfs_rm_tree(dir);
 }
 
 #define CATS "\"categories\": [{\"key\": \"w\", \"title\": \"W\", \"band_pct\": [-10, 10]}]"
@@ -126,10 +99,10 @@ static void bad_corpora_are_refused(void **state)
 static void judge_and_summary_by_hand(void **state)
 {
     char dir[256];
-    scratch(dir, sizeof dir, "hand");
+    testfs_scratch(dir, sizeof dir, "score", "hand");
     mkdir(strcat(strcpy((char[300]){0}, dir), "/s"), 0777);
-    put(dir, "s/a.json", good_scenario);
-    put(dir, "corpus.json",
+    testfs_put(dir, "s/a.json", good_scenario);
+    testfs_put(dir, "corpus.json",
         "{\"categories\": [{\"key\": \"w\", \"title\": \"W\", \"band_pct\": [-25, 15]},"
         "                  {\"key\": \"r\", \"title\": \"R\", \"band_pct\": [-5, 5]}],"
         " \"cases\": ["
@@ -177,7 +150,7 @@ static void judge_and_summary_by_hand(void **state)
     assert_int_equal(s.n, 1);
     assert_int_equal(s.out_of_band, 0);
     score_free(&c);
-    rm_scratch(dir);
+    testfs_rm_tree(dir);
 }
 
 /* A ratio case end to end: holding /dev/cpu_dma_latency at 0 must speed a QD=1 write up. */

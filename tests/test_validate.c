@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testfs.h"
 #include "validate.h"
 
 #define SHARED "../shared/data/"
@@ -28,29 +29,6 @@ static void skip_without_shared(void)
 {
     if (access(SHARED, R_OK) != 0)
         skip();
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
-/* A fresh scratch directory under /tmp (removed first). */
-static void scratch(char *dir, size_t n, const char *name)
-{
-    snprintf(dir, n, "/tmp/cephsim-test-validate-%ld-%s", (long)getpid(), name);
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    assert_int_equal(mkdir(dir, 0777), 0);
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 /* A fio.json with one write job. */
@@ -64,7 +42,7 @@ static void put_fio(const char *dir, double iops, double mean_us, double p50_us,
              "  \"write\": {\"total_ios\": %d, \"iops\": %.6f, \"runtime\": 2000, \"clat_ns\": {\"mean\": %.6f,\n"
              "   \"N\": %d, \"percentile\": {\"1.000000\": %.0f, \"50.000000\": %.0f, \"99.000000\": %.0f}}}}]}\n",
              ios, iops, mean_us * 1e3, ios, p50_us * 500, p50_us * 1e3, p99_us * 1e3);
-    put(dir, "fio.json", buf);
+    testfs_put(dir, "fio.json", buf);
 }
 
 static void put_perf(const char *dir, int osd, int op_w, int op_rw)
@@ -72,7 +50,7 @@ static void put_perf(const char *dir, int osd, int op_w, int op_rw)
     char name[64], buf[256];
     snprintf(name, sizeof name, "osd.%d.perf.json", osd);
     snprintf(buf, sizeof buf, "{\"osd\": {\"op_w\": %d, \"op_rw\": %d, \"op_r\": 0}}\n", op_w, op_rw);
-    put(dir, name, buf);
+    testfs_put(dir, name, buf);
 }
 
 /* An op-tracker dump with two primary writes (one waited for its rw lock) and a repop. */
@@ -239,13 +217,13 @@ static void compare_flags_what_is_outside(void **state)
 static void capture_load_and_workload(void **state)
 {
     char dir[512];
-    scratch(dir, sizeof dir, "cap");
+    testfs_scratch(dir, sizeof dir, "validate", "cap");
     put_fio(dir, 500, 2000, 1900, 4000, 1000);
     put_perf(dir, 0, 400, 0);
     put_perf(dir, 1, 300, 1);
-    put(dir, "osd.0.historic_window.json", dump_text);
-    put(dir, "osd.1.historic_ops.json", "{\"ops\": []}"); /* a lesser kind: not used when a window exists */
-    put(dir, "meta.json", "{\"image_kind\": \"clone-written\", \"rbd_io_scheduler\": \"none\"}");
+    testfs_put(dir, "osd.0.historic_window.json", dump_text);
+    testfs_put(dir, "osd.1.historic_ops.json", "{\"ops\": []}"); /* a lesser kind: not used when a window exists */
+    testfs_put(dir, "meta.json", "{\"image_kind\": \"clone-written\", \"rbd_io_scheduler\": \"none\"}");
     struct validate_capture c;
     struct sim_err err = {0};
     assert_int_equal(validate_capture_load(dir, &c, &err), 0);
@@ -281,11 +259,11 @@ static void capture_load_and_workload(void **state)
     assert_string_equal(sets[5], "ceph.rbd_io_scheduler=none");
     /* a directory without fio.json is not a capture */
     char empty[512];
-    scratch(empty, sizeof empty, "empty");
+    testfs_scratch(empty, sizeof empty, "validate", "empty");
     assert_true(validate_capture_load(empty, &c, &err) < 0);
     assert_non_null(strstr(err.msg, "fio.json"));
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    nftw(empty, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    testfs_rm_tree(dir);
+    testfs_rm_tree(empty);
 }
 
 static int run_cmd(const char *const *args, int n)
@@ -300,9 +278,9 @@ static int run_cmd(const char *const *args, int n)
 static void command_exit_codes(void **state)
 {
     char real[512], same[512], far[512], out[600];
-    scratch(real, sizeof real, "real");
-    scratch(same, sizeof same, "same");
-    scratch(far, sizeof far, "far");
+    testfs_scratch(real, sizeof real, "validate", "real");
+    testfs_scratch(same, sizeof same, "validate", "same");
+    testfs_scratch(far, sizeof far, "validate", "far");
     put_fio(real, 500, 2000, 1900, 4000, 1000);
     put_fio(same, 520, 1950, 1880, 4100, 1040);  /* within the defaults */
     put_fio(far, 1000, 1000, 950, 2000, 2000);   /* IOPS +100 % */
@@ -323,15 +301,15 @@ static void command_exit_codes(void **state)
     assert_int_equal(run_cmd(missing, 6), 2);
     const char *usage[] = {"validate", "--sim", same, "-q"};
     assert_int_equal(run_cmd(usage, 4), 2);
-    nftw(real, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    nftw(same, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    nftw(far, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    testfs_rm_tree(real);
+    testfs_rm_tree(same);
+    testfs_rm_tree(far);
 }
 
 static void cdf_plot_files(void **state)
 {
     char dir[512], out[600];
-    scratch(dir, sizeof dir, "plot");
+    testfs_scratch(dir, sizeof dir, "validate", "plot");
     double a[] = {10, 20, 30}, b[] = {15, 25, 35, 45};
     struct validate_capture r = {.n_pct = 2, .pct = {50, 99}, .pct_us = {100, 300}};
     struct validate_capture s = r;
@@ -359,7 +337,7 @@ static void cdf_plot_files(void **state)
     snprintf(path, sizeof path, "%s/cdf.png", out);
     if (rc == 1)
         assert_int_equal(access(path, R_OK), 0);
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    testfs_rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ the real captures */
