@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bluestore.h"
 #include "cluster.h"
+#include "config.h"
 #include "perfcounters.h"
 #include "scenario.h"
 
@@ -157,11 +159,182 @@ static void test_deferred_throttle(void **state)
     assert_int_equal(dflt.throttle_wait_ns, 0);
 }
 
+/* ---- the data cache ---- */
+
+/* One OSD, size 1, a 16 MiB image (4,096 blocks of 4 KiB): every block's
+   primary is that OSD, so the cache sees the whole image. */
+static const char cache_json[] =
+    "{\"description\": \"test_bluestore cache\","
+    " \"cluster\": {\"hosts\": 1, \"osds_per_host\": 1, \"client_hosts\": 1, \"cpu\": \"epyc-7302p\","
+    "   \"nvme\": \"pm983\", \"nic\": \"10gbase-t\", \"switch\": \"tor-cut-through\", \"max_cstate\": \"C1\","
+    "   \"governor\": \"performance\"},"
+    " \"pool\": {\"size\": 1, \"min_size\": 1, \"pg_num\": 8},"
+    " \"image\": {\"kind\": \"plain\", \"size_gib\": 0.015625},"
+    " \"ceph\": {\"release\": \"16.2.14\", \"rbd_io_scheduler\": \"none\","
+    "   \"debug_osd\": 0, \"debug_ms\": 0, \"debug_bluestore\": 0, \"debug_rocksdb\": 0, \"debug_bdev\": 0},"
+    " \"clients\": {\"jobs\": \"[r]\\nioengine=rbd\\nrw=randread\\nbs=4k\\niodepth=1\\ntime_based\\n\"},"
+    " \"sim\": {\"duration_s\": 1.0, \"warmup_s\": 0.5, \"seed\": 3, \"replications\": 1}}";
+
+struct cache_totals {
+    uint64_t hit, miss, buffers, device_reads;
+    double read_lat_us; /* BlueStore read_lat mean */
+};
+
+static struct cache_totals run_cache(const char *const *sets, int n_sets)
+{
+    struct sim_err err = {0};
+    struct scenario sc;
+    if (scenario_load(&sc, NULL, cache_json, "test_bluestore_cache.json", sets, n_sets, &err) < 0)
+        fail_msg("scenario: %s", err.msg);
+    struct cluster_spec spec;
+    if (scenario_to_spec(&sc, 0, &spec, &err) < 0)
+        fail_msg("spec: %s", err.msg);
+    struct cluster *c = cluster_create(&spec, &err);
+    if (!c)
+        fail_msg("cluster: %s", err.msg);
+    cluster_run(c, NULL, NULL);
+    const struct bluestore_perf *bp = cluster_bluestore_perf(c, 0);
+    struct cluster_osd_stats os;
+    cluster_osd_stats(c, 0, &os);
+    struct cache_totals t = {bp->bluestore_buffer_hit_bytes / 4096, bp->bluestore_buffer_miss_bytes / 4096,
+                             bp->bluestore_buffers, os.device_reads,
+                             bp->read_lat.avgcount ? (double)bp->read_lat.sum_ns / (double)bp->read_lat.avgcount / 1e3 : 0};
+    cluster_destroy(c);
+    scenario_free(&sc);
+    return t;
+}
+
+/*
+ * The cache's size by hand: with the autotuner, (1 - 0.15) x
+ * osd_memory_target - 768 MiB; below osd_memory_base + osd_memory_cache_min,
+ * the 128 MiB floor; without it, bluestore_cache_size_ssd x (1 - meta - kv -
+ * kv_onode) as each release ships those (12.2.0-12.2.8: .01 + .99, nothing
+ * left for data; 16.2: .45 + .45 + .04).
+ */
+static void test_cache_size(void **state)
+{
+    struct ceph_options o;
+    ceph_options_defaults(&o);
+    assert_int_equal(bluestore_data_cache_bytes(&o), (uint64_t)(0.85 * 4294967296.0) - 805306368);
+    o.osd_memory_target = 1LL << 30;
+    assert_int_equal(bluestore_data_cache_bytes(&o), 134217728);
+    o.bluestore_cache_autotune = false;
+    assert_int_equal(bluestore_data_cache_bytes(&o), (uint64_t)(0.06 * 3221225472.0));
+    struct release_traits t;
+    struct sim_err err = {0};
+    const struct {
+        const char *release;
+        uint64_t want;
+    } cases[] = {{"12.2.8", 0}, {"12.2.9", (uint64_t)(0.85 * 4294967296.0) - 805306368}, {"18.2.0", (uint64_t)(0.85 * 4294967296.0) - 805306368}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ceph_options_defaults(&o);
+        assert_int_equal(release_parse(cases[i].release, &t, &err), 0);
+        assert_int_equal(ceph_options_apply_release(&o, &t, NULL, &err), 0);
+        assert_int_equal(bluestore_data_cache_bytes(&o), cases[i].want);
+    }
+    /* a ceph.<option> given wins over the release */
+    struct cache_totals lum = run_cache((const char *[]){"ceph.release=12.2.8", "fio.norandommap=1"}, 2);
+    assert_int_equal(lum.hit, 0);
+    assert_true(lum.miss > 1000);
+}
+
+/*
+ * Uniform independent reads (norandommap) of N = 4,096 blocks through an
+ * LRU cache of C blocks hit with probability C / N once it is full (the
+ * independent reference model: every block equally likely to be among the
+ * C most recent).  C = 1,024 (bluestore_cache_size_ssd 4 MiB, no autotuner,
+ * no meta/kv share): 0.25; the 0.5 s warm-up fills it (~1,180 reads needed:
+ * N ln(N / (N - C))).  With fio's random map each block is read once per
+ * pass, so once a pass is done (> 4,096 reads in the warm-up) a cache
+ * holding the image hits on every read and reads no device; with
+ * bluestore_default_buffered_read false nothing is kept.
+ */
+static void test_cache_hit_ratio(void **state)
+{
+    const char *lru[] = {"fio.norandommap=1", "ceph.bluestore_cache_autotune=false",
+                         "ceph.bluestore_cache_size_ssd=4194304", "ceph.bluestore_cache_meta_ratio=0",
+                         "ceph.bluestore_cache_kv_ratio=0", "ceph.bluestore_cache_kv_onode_ratio=0"};
+    struct cache_totals t = run_cache(lru, 6);
+    double ratio = (double)t.hit / (double)(t.hit + t.miss);
+    assert_true(t.hit + t.miss > 3000);
+    assert_int_equal(t.buffers, 1024);
+    if (fabs(ratio - 0.25) > 0.03)
+        fail_msg("hit ratio %.4f over %llu reads, expected C/N = 0.25", ratio, (unsigned long long)(t.hit + t.miss));
+    struct cache_totals all = run_cache((const char *[]){"sim.warmup_s=3"}, 1);
+    assert_true(all.hit > 3000);
+    assert_int_equal(all.miss, 0);
+    assert_int_equal(all.device_reads, 0);
+    assert_int_equal(all.buffers, 4096);
+    struct cache_totals off = run_cache((const char *[]){"sim.warmup_s=3", "ceph.bluestore_default_buffered_read=false"}, 2);
+    assert_int_equal(off.hit, 0);
+    assert_int_equal(off.buffers, 0);
+}
+
+/*
+ * Writes: 50/50 random reads and writes (norandommap) on a cache that holds
+ * the image.  A write drops its block (buffered_write false), so a read hits
+ * when the block's previous access was a read: probability 1/2 once every
+ * block has been accessed (a 10 s warm-up: ~30,000 accesses, so the share
+ * of blocks never touched, (1 - 1/N)^k, is below 0.1 %).  Buffered writes
+ * keep what they write: every read hits.
+ */
+static void test_cache_writes(void **state)
+{
+    const char *mix[] = {"fio.norandommap=1", "fio.rw=randrw", "fio.rwmixread=50", "sim.warmup_s=10", NULL};
+    struct cache_totals drop = run_cache(mix, 4);
+    double r1 = (double)drop.hit / (double)(drop.hit + drop.miss);
+    mix[4] = "ceph.bluestore_default_buffered_write=true";
+    struct cache_totals keep = run_cache(mix, 5);
+    double r2 = (double)keep.hit / (double)(keep.hit + keep.miss);
+    assert_true(drop.hit + drop.miss > 800);
+    if (fabs(r1 - 0.5) > 0.05 || r2 < 0.995)
+        fail_msg("read hit ratio %.3f with writes dropping their blocks (expected 0.5), %.4f buffered (1)", r1, r2);
+}
+
+/*
+ * image.cached: what earlier jobs left.  1 with a cache that holds the image:
+ * every read hits from the first; 0.5: at the start half the blocks, then the
+ * misses join (over the 0.1 s measured after 0.01 s, ~550 reads of 4,096
+ * blocks: 0.5 + 0.5 x ~0.07 mean share read so far, ~0.53).  A cache of a
+ * quarter of the image keeps a quarter however much was read before.
+ */
+static void test_cache_warm_start(void **state)
+{
+    struct cache_totals full = run_cache((const char *[]){"image.cached=1", "sim.warmup_s=0.01", "sim.duration_s=0.1"}, 3);
+    assert_true(full.hit > 300);
+    assert_int_equal(full.miss, 0);
+    struct cache_totals half = run_cache((const char *[]){"image.cached=0.5", "sim.warmup_s=0.01", "sim.duration_s=0.1", "fio.norandommap=1"}, 4);
+    double r = (double)half.hit / (double)(half.hit + half.miss);
+    if (fabs(r - 0.53) > 0.07)
+        fail_msg("hit ratio %.3f with half the image cached, expected ~0.53", r);
+    const char *small[] = {"image.cached=1", "sim.warmup_s=0.01", "sim.duration_s=0.1", "fio.norandommap=1",
+                           "ceph.bluestore_cache_autotune=false", "ceph.bluestore_cache_size_ssd=4194304",
+                           "ceph.bluestore_cache_meta_ratio=0", "ceph.bluestore_cache_kv_ratio=0",
+                           "ceph.bluestore_cache_kv_onode_ratio=0"};
+    /* a read the cache holds skips the device: BlueStore's read_lat falls by
+       the PM983's random read latency (85 us, datasheet typical) */
+    struct cache_totals cold = run_cache((const char *[]){"ceph.bluestore_default_buffered_read=false"}, 1);
+    struct cache_totals warm = run_cache((const char *[]){"image.cached=1"}, 1);
+    assert_int_equal(warm.miss, 0);
+    assert_int_equal(cold.hit, 0);
+    if (fabs(cold.read_lat_us - warm.read_lat_us - 85) > 4)
+        fail_msg("read_lat %.1f us cold, %.1f us from the cache: the difference should be the drive's 85 us",
+                 cold.read_lat_us, warm.read_lat_us);
+    struct cache_totals q = run_cache(small, 9);
+    double rq = (double)q.hit / (double)(q.hit + q.miss);
+    if (fabs(rq - 0.25) > 0.06)
+        fail_msg("hit ratio %.3f with a quarter-image cache after a full pass, expected 0.25", rq);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wal_write_is_sequential),
         cmocka_unit_test(test_deferred_throttle),
+        cmocka_unit_test(test_cache_size),
+        cmocka_unit_test(test_cache_hit_ratio),
+        cmocka_unit_test(test_cache_writes),
+        cmocka_unit_test(test_cache_warm_start),
     };
     return cmocka_run_group_tests_name("bluestore", tests, NULL, NULL);
 }

@@ -20,11 +20,24 @@
  *    deferred txc holds bluestore_throttle_deferred_bytes from queue time
  *    until its deferred write is done (BlueStoreThrottle);
  *  - the WAL append is a sequential write, data and deferred writes random;
- *    a read at the address the OSD gives (store_txc.read_addr) is sequential
+ *    a read at the address the OSD gives (store_txc.addr) is sequential
  *    when it follows on from the device's previous read;
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
  *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
  *    to the committed txcs: they compete for cores but are off the commit path.
+ *  - the data cache (BlueStore::BufferSpace buffers in the cache shards):
+ *    with bluestore_default_buffered_read a read leaves its blocks there
+ *    (_do_read -> bc.did_read), a write drops the blocks it covers unless
+ *    bluestore_default_buffered_write (Buffer::FLAG_NOCACHE, _finish_write),
+ *    a read found there costs no device I/O; least recently used blocks go
+ *    first.  Its size: with bluestore_cache_autotune, what the autotuner can
+ *    give the caches (MempoolThread::_update_cache_settings: (1 -
+ *    osd_memory_expected_fragmentation) x osd_memory_target - osd_memory_base,
+ *    at least osd_memory_cache_min), of which an RBD workload's onodes and
+ *    RocksDB blocks take a negligible part, so the data cache can grow into
+ *    it (PriorityCache::Manager::balance hands each cache what it holds at
+ *    each priority, then the rest by ratio); without the autotuner,
+ *    bluestore_cache_size_ssd x (1 - meta - kv - kv_onode ratios).
  * Simplifications: RocksDB flush/compaction is CPU only (no device I/O, no
  * write stalls), no BlueFS log, no allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
@@ -35,9 +48,36 @@
 #include <string.h>
 
 #include "err.h"
+#include "idmap.h"
+
+/* A 4 KiB block the data cache knows: on its LRU list while cached. */
+struct cache_blk {
+    struct cache_blk *prev, *next;
+    bool cached;
+};
+
+#define CACHE_BLOCK_SHIFT 12
+#define WARM_SCALE 4294967296.0 /* a block of the warm set: hash32 < warm_thr */
+
+/*
+ * The data cache at 4 KiB granularity.  Blocks read or written in the run
+ * are entries (created on first touch, never freed: bounded by the I/Os
+ * simulated); the blocks earlier jobs left (image.cached) are a hashed
+ * share of the data this OSD is primary for, and being older than anything
+ * the run touches they are the first to go when the cache is full.
+ */
+struct data_cache {
+    struct idmap blocks;       /* block key -> struct cache_blk */
+    struct cache_blk lru;      /* sentinel: lru.next is the most recent */
+    uint64_t capacity;         /* blocks */
+    uint64_t listed;           /* blocks on the list */
+    uint64_t warm_live;        /* blocks of the warm set still cached */
+    double warm_thr, warm_step; /* the warm set's hash threshold, and its fall per block evicted */
+};
 
 struct bluestore {
     struct store_env env;
+    struct data_cache cache;
     struct nvme_dev *dev;
     struct cpu_pool aio, kv_sync, kv_final;
     struct cpu_pool rocksdb_bg;     /* RocksDB flush/compaction threads */
@@ -63,11 +103,155 @@ static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->env.s;
 /* The CPU cost of a stage including gathered logging. */
 static inline double stage(const struct bluestore *bs, double us) { return us + bs->env.log_cost_us; }
 
+/* The data cache's size in bytes for these options (see the top of the file). */
+uint64_t bluestore_data_cache_bytes(const struct ceph_options *o)
+{
+    if (o->bluestore_cache_autotune) {
+        double limited = (1.0 - o->osd_memory_expected_fragmentation) * (double)o->osd_memory_target;
+        double base = (double)o->osd_memory_base, min = (double)o->osd_memory_cache_min;
+        return (uint64_t)(limited > base + min ? limited - base : min);
+    }
+    double share = 1.0 - o->bluestore_cache_meta_ratio - o->bluestore_cache_kv_ratio - o->bluestore_cache_kv_onode_ratio;
+    return share > 0 ? (uint64_t)(share * (double)o->bluestore_cache_size_ssd) : 0;
+}
+
+static inline uint32_t block_hash32(uint64_t key)
+{
+    /* splitmix64's finaliser: which blocks form the warm set */
+    key += 0x9e3779b97f4a7c15ull;
+    key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ull;
+    key = (key ^ (key >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)((key ^ (key >> 31)) >> 32);
+}
+
+static void cache_gauges(struct bluestore *bs)
+{
+    struct data_cache *dc = &bs->cache;
+    bs->perf.bluestore_buffers = dc->listed + dc->warm_live;
+    bs->perf.bluestore_buffer_bytes = bs->perf.bluestore_buffers << CACHE_BLOCK_SHIFT;
+}
+
+static void lru_unlink(struct data_cache *dc, struct cache_blk *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+    b->cached = false;
+    dc->listed--;
+}
+
+static void lru_push(struct data_cache *dc, struct cache_blk *b)
+{
+    b->prev = &dc->lru;
+    b->next = dc->lru.next;
+    dc->lru.next->prev = b;
+    dc->lru.next = b;
+    b->cached = true;
+    dc->listed++;
+}
+
+/* Make room for one block: the warm set's first (it is older), else the LRU tail. */
+static void cache_evict_one(struct data_cache *dc)
+{
+    if (dc->warm_live) {
+        dc->warm_live--;
+        dc->warm_thr = dc->warm_thr > dc->warm_step ? dc->warm_thr - dc->warm_step : 0;
+    } else if (dc->listed) {
+        lru_unlink(dc, dc->lru.prev);
+    }
+}
+
+static bool in_warm_set(const struct data_cache *dc, uint64_t key)
+{
+    return dc->warm_live && (double)block_hash32(key) < dc->warm_thr;
+}
+
+/* Is the block cached?  A hit becomes the most recent. */
+static bool cache_lookup(struct data_cache *dc, uint64_t key)
+{
+    struct cache_blk *b = idmap_find(&dc->blocks, key);
+    if (b) {
+        if (!b->cached)
+            return false;
+        lru_unlink(dc, b);
+        lru_push(dc, b);
+        return true;
+    }
+    if (!in_warm_set(dc, key))
+        return false;
+    /* a warm block used again joins the list */
+    dc->warm_live--;
+    lru_push(dc, idmap_get(&dc->blocks, key, NULL));
+    return true;
+}
+
+static void cache_insert(struct data_cache *dc, uint64_t key)
+{
+    if (!dc->capacity)
+        return;
+    struct cache_blk *b = idmap_get(&dc->blocks, key, NULL);
+    if (b->cached) {
+        lru_unlink(dc, b);
+    } else if (in_warm_set(dc, key)) {
+        dc->warm_live--; /* moves from the warm set to the list */
+    } else if (dc->listed + dc->warm_live >= dc->capacity) {
+        cache_evict_one(dc);
+    }
+    lru_push(dc, b);
+}
+
+static void cache_drop(struct data_cache *dc, uint64_t key)
+{
+    struct cache_blk *b = idmap_find(&dc->blocks, key);
+    if (b) {
+        if (b->cached)
+            lru_unlink(dc, b);
+    } else if (in_warm_set(dc, key)) {
+        dc->warm_live--;
+        idmap_get(&dc->blocks, key, NULL); /* known now, and not cached */
+    }
+}
+
+/* A write on the primary: the blocks it covers leave the cache, or with
+   buffered writes become its most recent. */
+static void cache_write(struct bluestore *bs, const struct store_txc *t)
+{
+    struct data_cache *dc = &bs->cache;
+    if (!t->cached_extent || !t->len || (!dc->listed && !dc->warm_live && !bs->env.opt->bluestore_default_buffered_write))
+        return;
+    uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
+    for (uint64_t k = first; k <= last; k++) {
+        if (bs->env.opt->bluestore_default_buffered_write)
+            cache_insert(dc, k);
+        else
+            cache_drop(dc, k);
+    }
+    cache_gauges(bs);
+}
+
+static void bluestore_warm_cache(void *store, double fraction, uint64_t primary_blocks)
+{
+    struct bluestore *bs = store;
+    struct data_cache *dc = &bs->cache;
+    if (fraction <= 0 || !primary_blocks || !dc->capacity)
+        return;
+    /* a full read pass keeps the most recent capacity blocks: a random share */
+    double share = fraction;
+    if (share * (double)primary_blocks > (double)dc->capacity)
+        share = (double)dc->capacity / (double)primary_blocks;
+    dc->warm_live = (uint64_t)(share * (double)primary_blocks);
+    dc->warm_thr = share * WARM_SCALE;
+    dc->warm_step = WARM_SCALE / (double)primary_blocks;
+    cache_gauges(bs);
+}
+
 static void *bluestore_create(const struct store_env *env)
 {
     struct bluestore *bs = sim_xcalloc(1, sizeof *bs);
     bs->env = *env;
     bs->dev = env->dev;
+    idmap_init(&bs->cache.blocks, sizeof(struct cache_blk), 4096);
+    bs->cache.lru.next = bs->cache.lru.prev = &bs->cache.lru;
+    bs->cache.capacity = bluestore_data_cache_bytes(env->opt) >> CACHE_BLOCK_SHIFT;
     struct cpu_host *h = env->host;
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
@@ -89,6 +273,7 @@ static void bluestore_destroy(void *store)
     cpu_pool_fini(&bs->kv_sync);
     cpu_pool_fini(&bs->kv_final);
     cpu_pool_fini(&bs->rocksdb_bg);
+    idmap_fini(&bs->cache.blocks);
     free(bs);
 }
 
@@ -438,6 +623,8 @@ static void bluestore_queue_transaction(void *store, struct cpu_thread *th, stru
     t->io_done = false;
     t->data_bytes = t->deferred_bytes = 0;
     uint32_t aios = 0;
+    if (data_bytes)
+        cache_write(bs, t);
     if (data_bytes) {
         /* _do_write: small/unaligned overwrites and writes <= prefer_deferred_size
            are deferred (WAL); aligned writes are new allocations (_do_write_big) */
@@ -477,6 +664,13 @@ static void read_io_done(struct sim *s, void *obj, uint64_t arg)
 {
     struct store_txc *t = obj;
     struct bluestore *bs = t->store;
+    /* _do_read: what came from the device stays in the cache (bc.did_read) */
+    if (t->cached_extent && bs->env.opt->bluestore_default_buffered_read && t->len) {
+        uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
+        for (uint64_t k = first; k <= last; k++)
+            cache_insert(&bs->cache, k);
+        cache_gauges(bs);
+    }
     cpu_exec(t->th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
 }
 
@@ -486,8 +680,27 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
     t->store = bs;
     t->th = th;
     t->t_start = sim_now(bs_sim(bs));
+    /* _do_read: the blocks the cache holds (bc.read), the rest from the device */
+    uint64_t missing = bytes;
+    if (t->cached_extent && bytes) {
+        struct data_cache *dc = &bs->cache;
+        uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + bytes - 1) >> CACHE_BLOCK_SHIFT;
+        uint64_t held = 0;
+        if (dc->listed || dc->warm_live)
+            for (uint64_t k = first; k <= last; k++)
+                held += cache_lookup(dc, k);
+        uint64_t blocks = last - first + 1;
+        missing = held == blocks ? 0 : bytes - (bytes * held) / blocks;
+        bs->perf.bluestore_buffer_hit_bytes += bytes - missing;
+        bs->perf.bluestore_buffer_miss_bytes += missing;
+        t->len = missing ? bytes : 0; /* what read_io_done puts in the cache */
+    }
+    if (!missing) {
+        cpu_exec(th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, (uint64_t)(uintptr_t)cont);
+        return;
+    }
     /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
-    nvme_read_at(bs->dev, t->read_addr, (uint32_t)bytes, read_io_done, t, (uint64_t)(uintptr_t)cont);
+    nvme_read_at(bs->dev, t->addr, (uint32_t)missing, read_io_done, t, (uint64_t)(uintptr_t)cont);
 }
 
 static void bluestore_reset_stats(void *store)
@@ -496,6 +709,7 @@ static void bluestore_reset_stats(void *store)
     struct perf_throttle tb = bs->perf.throttle_bytes;
     memset(&bs->perf, 0, sizeof bs->perf);
     bs->perf.throttle_bytes = (struct perf_throttle){.val = tb.val, .max = tb.max}; /* gauges stay */
+    cache_gauges(bs);
 }
 
 static const struct bluestore_perf *bluestore_perf_of(const void *store)
@@ -509,6 +723,7 @@ const struct store_ops bluestore_ops = {
     .destroy = bluestore_destroy,
     .queue_transaction = bluestore_queue_transaction,
     .read = bluestore_read,
+    .warm_cache = bluestore_warm_cache,
     .reset_stats = bluestore_reset_stats,
     .bluestore_perf = bluestore_perf_of,
 };

@@ -10,4 +10,8 @@
 
 extern const struct store_ops bluestore_ops;
 
+/* The data cache's size for these options: what the autotuner can give the
+   caches (bluestore_cache_autotune), else bluestore_cache_size_ssd's data share. */
+uint64_t bluestore_data_cache_bytes(const struct ceph_options *o);
+
 #endif

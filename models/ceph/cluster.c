@@ -419,6 +419,23 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 
     if (images_create(c, err) < 0)
         goto fail;
+    /* image.cached: what earlier jobs left in each primary's data cache, as a
+       share of the data (images and parent) it is primary for */
+    if (spec->image.cached > 0) {
+        uint64_t blocks = (uint64_t)c->n_images * (spec->image.size_bytes >> 12);
+        if (spec->image.kind == IMAGE_CLONE)
+            blocks += spec->image.size_bytes >> 12;
+        uint32_t *primaries = sim_xcalloc(c->n_osds, sizeof *primaries);
+        for (uint32_t pg = 0; pg < spec->pg_num; pg++)
+            primaries[c->acting[(size_t)pg * spec->pool_size]]++;
+        for (uint32_t i = 0; i < c->n_osds; i++) {
+            struct osd *o = &c->osds[i];
+            if (o->store_ops->warm_cache && primaries[i])
+                o->store_ops->warm_cache(o->store, spec->image.cached,
+                                         (uint64_t)((double)blocks * primaries[i] / spec->pg_num));
+        }
+        free(primaries);
+    }
 
     /* fio's rbd engine opens its own rados connection and image in every job
        thread (numjobs clones included): one client (librbd instance) each */
@@ -833,6 +850,7 @@ void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd
     const struct osd *o = &c->osds[osd];
     *out = (struct cluster_osd_stats){
         .device_utilisation = nvme_utilisation(&o->dev),
+        .device_reads = o->dev.reads,
         .device_writes = o->dev.writes,
         .device_flushes = o->dev.flushes,
     };

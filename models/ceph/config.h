@@ -50,6 +50,13 @@ struct ceph_options {
     int64_t bluestore_throttle_bytes;
     int64_t bluestore_throttle_deferred_bytes;
     int64_t bluestore_throttle_cost_per_io_ssd;
+    /* BlueStore's caches (BlueStore::MempoolThread, PriorityCache) and what reads/writes leave in them */
+    bool bluestore_default_buffered_read, bluestore_default_buffered_write;
+    bool bluestore_cache_autotune;
+    int64_t osd_memory_target, osd_memory_base, osd_memory_cache_min;
+    double osd_memory_expected_fragmentation;
+    int64_t bluestore_cache_size_ssd;
+    double bluestore_cache_meta_ratio, bluestore_cache_kv_ratio, bluestore_cache_kv_onode_ratio;
     /* logging: gather level of each subsystem (the higher of "N/M") */
     int64_t debug_osd, debug_ms, debug_bluestore, debug_rocksdb, debug_bdev;
     /* librbd / objecter */
