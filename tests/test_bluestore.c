@@ -230,45 +230,122 @@ static struct cache_totals run_cache(const char *const *sets, int n_sets)
 }
 
 /*
- * The cache's size by hand: with the autotuner, (1 - 0.15) x
- * osd_memory_target - 768 MiB; below osd_memory_base + osd_memory_cache_min,
- * the 128 MiB floor; without it, bluestore_cache_size_ssd x (1 - meta - kv -
- * kv_onode) as each release ships those (12.2.0-12.2.8: .01 + .99, nothing
- * left for data; 16.2: .45 + .45 + .04).
+ * The data cache's size, against the real 16.2.15 OSDs of tests/data/lab3
+ * (their prioritycache and mempool counters, osd_memory_target 2 and 8 GiB):
+ * tuned_mem = 0.85 x target - 768 MiB; Manager::balance keeps 4 x
+ * get_chunk(1) = 4 x 68 MiB back at 2 GiB (mem_avail 734,842,060 B); empty,
+ * the data cache is committed its 6 % of that + 64 MiB, rounded up to 4 MiB:
+ * 108 MiB (32 MiB chunks at 8 GiB: 416 MiB), as measured at every prefill;
+ * with 12 (9) of its 32 shards full of primary data it settles at 164 (144)
+ * MiB, measured on osd.0 (osd.2), the model within a chunk.  Without the autotuner: 6 % of
+ * bluestore_cache_size_ssd.  Per release: no data share before 12.2.9 (meta
+ * .01, kv .99), 20 % in 12.2.9-15.2 (.4 + .4), the op shards (8) before
+ * 15.2, then osd_num_cache_shards 32.
  */
+static double fixed_point(const struct bluestore_cache_size *z, double full_shards)
+{
+    double c = z->committed;
+    for (int i = 0; i < 200; i++) {
+        double next = bluestore_cache_committed(z, c * full_shards / 32);
+        if (next <= c)
+            break;
+        c = next;
+    }
+    return c;
+}
+
 static void test_cache_size(void **state)
 {
     struct ceph_options o;
+    struct bluestore_cache_size z;
     ceph_options_defaults(&o);
-    assert_int_equal(bluestore_data_cache_bytes(&o), (uint64_t)(0.85 * 4294967296.0) - 805306368);
-    o.osd_memory_target = 1LL << 30;
-    assert_int_equal(bluestore_data_cache_bytes(&o), 134217728);
+    o.osd_memory_target = 2147483648;
+    bluestore_cache_size_init(&z, &o);
+    assert_true(fabs(z.mem_avail - 734842060) < 1);
+    assert_true(z.committed == 108.0 * (1 << 20));
+    /* within one 4 MiB chunk: the onodes' own request (a few MB, left out)
+       decides the last rounding (osd.2: 148 modelled, 144 measured) */
+    assert_true(fabs(fixed_point(&z, 12) - 164.0 * (1 << 20)) <= 4.0 * (1 << 20));
+    assert_true(fabs(fixed_point(&z, 9) - 144.0 * (1 << 20)) <= 4.0 * (1 << 20));
+    o.osd_memory_target = 8589934592;
+    bluestore_cache_size_init(&z, &o);
+    assert_true(z.committed == 416.0 * (1 << 20));
     o.bluestore_cache_autotune = false;
-    assert_int_equal(bluestore_data_cache_bytes(&o), (uint64_t)(0.06 * 3221225472.0));
+    bluestore_cache_size_init(&z, &o);
+    assert_true(fabs(z.committed - 0.06 * 3221225472.0) < 1);
     struct release_traits t;
     struct sim_err err = {0};
     const struct {
         const char *release;
-        uint64_t want;
-    } cases[] = {{"12.2.8", 0}, {"12.2.9", (uint64_t)(0.85 * 4294967296.0) - 805306368}, {"18.2.0", (uint64_t)(0.85 * 4294967296.0) - 805306368}};
+        double ratio;
+        uint32_t shards;
+    } cases[] = {{"12.2.8", 0, 8}, {"12.2.9", 0.2, 8}, {"14.2.16", 0.2, 8}, {"15.2.8", 0.2, 32}, {"18.2.0", 0.06, 32}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ceph_options_defaults(&o);
         assert_int_equal(release_parse(cases[i].release, &t, &err), 0);
         assert_int_equal(ceph_options_apply_release(&o, &t, NULL, &err), 0);
-        assert_int_equal(bluestore_data_cache_bytes(&o), cases[i].want);
+        bluestore_cache_size_init(&z, &o);
+        assert_true(fabs(z.ratio - cases[i].ratio) < 1e-9);
+        assert_int_equal(bluestore_cache_shards(&o), cases[i].shards);
     }
-    /* a ceph.<option> given wins over the release */
+    /* 12.2.8: nothing is kept, so nothing is found */
     struct cache_totals lum = run_cache((const char *[]){"ceph.release=12.2.8", "fio.norandommap=1"}, 2);
     assert_int_equal(lum.hit, 0);
     assert_true(lum.miss > 1000);
 }
 
 /*
- * Uniform independent reads (norandommap) of N = 4,096 blocks through an
- * LRU cache of C blocks hit with probability C / N once it is full (the
- * independent reference model: every block equally likely to be among the
- * C most recent).  C = 1,024 (bluestore_cache_size_ssd 4 MiB, no autotuner,
- * no meta/kv share): 0.25; the 0.5 s warm-up fills it (~1,180 reads needed:
+ * What the real OSDs held once saturated (tests/data/lab3, the 3-OSD lab
+ * cluster, 32 PGs, each OSD primary for 9-12 of them): per shard at most
+ * committed / 32, so the OSDs hold the primary PGs' data up to that:
+ * 142 MiB of a 512 MiB image at 2 GiB, 156 MiB of a 4 GiB image, 432 MiB of
+ * the 512 MiB image at 8 GiB, 172 MiB of it without the autotuner (6 % of
+ * 3 GiB per OSD, 5.8 MiB shards).  The model, a full pass before (image.cached
+ * 1, the autotuner's fixed point): within 10 % (its images' objects fall in
+ * other PGs than the real ones: another image id).
+ */
+static void test_cache_lab_capacity(void **state)
+{
+    const struct {
+        const char *size, *target;
+        double real_mib;
+    } cases[] = {{"image.size_gib=0.5", "ceph.osd_memory_target=2147483648", 142},
+                 {"image.size_gib=4", "ceph.osd_memory_target=2147483648", 156},
+                 {"image.size_gib=0.5", "ceph.osd_memory_target=8589934592", 432},
+                 {"image.size_gib=0.5", "ceph.bluestore_cache_autotune=false", 172}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *sets[] = {cases[i].size, cases[i].target, "image.cached=1", "fio.rw=randread",
+                              "fio.iodepth=1", "sim.duration_s=0.05", "sim.warmup_s=0.01", "sim.replications=1"};
+        struct sim_err err = {0};
+        struct scenario sc;
+        if (scenario_load(&sc, "scenarios/lab2.json", NULL, NULL, sets, 8, &err) < 0)
+            fail_msg("scenario: %s", err.msg);
+        struct cluster_spec spec;
+        if (scenario_to_spec(&sc, 0, &spec, &err) < 0)
+            fail_msg("spec: %s", err.msg);
+        struct cluster *c = cluster_create(&spec, &err);
+        if (!c)
+            fail_msg("cluster: %s", err.msg);
+        cluster_run(c, NULL, NULL);
+        double held = 0;
+        for (uint32_t k = 0; k < cluster_n_osds(c); k++)
+            held += (double)cluster_bluestore_perf(c, k)->bluestore_buffer_bytes;
+        held /= 1 << 20;
+        cluster_destroy(c);
+        scenario_free(&sc);
+        if (fabs(held - cases[i].real_mib) > 0.1 * cases[i].real_mib)
+            fail_msg("%s %s: %.1f MiB cached, the real OSDs %.0f", cases[i].size, cases[i].target, held,
+                     cases[i].real_mib);
+    }
+}
+
+/*
+ * Uniform independent reads (norandommap) of N = 4,096 blocks through a
+ * cache of C blocks that evicts its oldest (2Q's warm_in FIFO) hit with
+ * probability C / N once it is full (the independent reference model: for
+ * uniform reads every replacement rule keeps a uniform random C of the N).
+ * C = 1,024 (bluestore_cache_size_ssd 4 MiB, no autotuner, no meta/kv share,
+ * one shard): 0.25; the 0.5 s warm-up fills it (~1,180 reads needed:
  * N ln(N / (N - C))).  With fio's random map each block is read once per
  * pass, so once a pass is done (> 4,096 reads in the warm-up) a cache
  * holding the image hits on every read and reads no device; with
@@ -278,8 +355,9 @@ static void test_cache_hit_ratio(void **state)
 {
     const char *lru[] = {"fio.norandommap=1", "ceph.bluestore_cache_autotune=false",
                          "ceph.bluestore_cache_size_ssd=4194304", "ceph.bluestore_cache_meta_ratio=0",
-                         "ceph.bluestore_cache_kv_ratio=0", "ceph.bluestore_cache_kv_onode_ratio=0"};
-    struct cache_totals t = run_cache(lru, 6);
+                         "ceph.bluestore_cache_kv_ratio=0", "ceph.bluestore_cache_kv_onode_ratio=0",
+                         "ceph.osd_num_cache_shards=1"};
+    struct cache_totals t = run_cache(lru, 7);
     double ratio = (double)t.hit / (double)(t.hit + t.miss);
     assert_true(t.hit + t.miss > 3000);
     assert_int_equal(t.buffers, 1024);
@@ -335,7 +413,7 @@ static void test_cache_warm_start(void **state)
     const char *small[] = {"image.cached=1", "sim.warmup_s=0.01", "sim.duration_s=0.1", "fio.norandommap=1",
                            "ceph.bluestore_cache_autotune=false", "ceph.bluestore_cache_size_ssd=4194304",
                            "ceph.bluestore_cache_meta_ratio=0", "ceph.bluestore_cache_kv_ratio=0",
-                           "ceph.bluestore_cache_kv_onode_ratio=0"};
+                           "ceph.bluestore_cache_kv_onode_ratio=0", "ceph.osd_num_cache_shards=1"};
     /* a read the cache holds skips the device: BlueStore's read_lat falls by
        the PM983's random read latency (85 us, datasheet typical) */
     struct cache_totals cold = run_cache((const char *[]){"ceph.bluestore_default_buffered_read=false"}, 1);
@@ -345,7 +423,7 @@ static void test_cache_warm_start(void **state)
     if (fabs(cold.read_lat_us - warm.read_lat_us - 85) > 4)
         fail_msg("read_lat %.1f us cold, %.1f us from the cache: the difference should be the drive's 85 us",
                  cold.read_lat_us, warm.read_lat_us);
-    struct cache_totals q = run_cache(small, 9);
+    struct cache_totals q = run_cache(small, 10);
     double rq = (double)q.hit / (double)(q.hit + q.miss);
     if (fabs(rq - 0.25) > 0.06)
         fail_msg("hit ratio %.3f with a quarter-image cache after a full pass, expected 0.25", rq);
@@ -358,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_deferred_throttle),
         cmocka_unit_test(test_rocksdb_build_type),
         cmocka_unit_test(test_cache_size),
+        cmocka_unit_test(test_cache_lab_capacity),
         cmocka_unit_test(test_cache_hit_ratio),
         cmocka_unit_test(test_cache_writes),
         cmocka_unit_test(test_cache_warm_start),

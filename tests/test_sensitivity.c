@@ -150,10 +150,17 @@ static const struct base bases[] = {
        the autotuner) decides the hits */
     {"cache", "scenarios/qd1-latency.json",
      {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=2147483648"}},
+    /* below osd_memory_base + osd_memory_cache_min the caches get the floor,
+       of which Manager::balance keeps 4 chunks (272 MiB) back: a floor above that */
     {"cache-floor", "scenarios/qd1-latency.json",
-     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=1073741824"}},
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=1073741824",
+      "ceph.osd_memory_cache_min=536870912"}},
     {"cache-noauto", "scenarios/qd1-latency.json",
      {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.bluestore_cache_autotune=false"}},
+    /* one full shard whose size the autotuner's balances grow within the run */
+    {"cache-balance", "scenarios/qd1-latency.json",
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=2147483648",
+      "ceph.osd_num_cache_shards=1", "ceph.bluestore_cache_autotune_interval=0.02"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
     {"pernvme", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
@@ -237,6 +244,8 @@ static const struct {
     {"ceph.bluestore_cache_meta_ratio", {"cache-noauto"}},
     {"ceph.bluestore_cache_kv_ratio", {"cache-noauto"}},
     {"ceph.bluestore_cache_kv_onode_ratio", {"cache-noauto"}},
+    {"ceph.osd_num_cache_shards", {"cache"}},
+    {"ceph.bluestore_cache_autotune_interval", {"cache-balance"}},
     /* the driver decides only what powersave does */
     {"hw.cpu.scaling_driver", {"intel-powersave"}},
 };

@@ -25,19 +25,28 @@
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
  *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
  *    to the committed txcs: they compete for cores but are off the commit path.
- *  - the data cache (BlueStore::BufferSpace buffers in the cache shards):
- *    with bluestore_default_buffered_read a read leaves its blocks there
- *    (_do_read -> bc.did_read), a write drops the blocks it covers unless
- *    bluestore_default_buffered_write (Buffer::FLAG_NOCACHE, _finish_write),
- *    a read found there costs no device I/O; least recently used blocks go
- *    first.  Its size: with bluestore_cache_autotune, what the autotuner can
- *    give the caches (MempoolThread::_update_cache_settings: (1 -
- *    osd_memory_expected_fragmentation) x osd_memory_target - osd_memory_base,
- *    at least osd_memory_cache_min), of which an RBD workload's onodes and
- *    RocksDB blocks take a negligible part, so the data cache can grow into
- *    it (PriorityCache::Manager::balance hands each cache what it holds at
- *    each priority, then the rest by ratio); without the autotuner,
- *    bluestore_cache_size_ssd x (1 - meta - kv - kv_onode ratios).
+ *  - the data cache (BlueStore::BufferSpace buffers in the cache shards),
+ *    as 16.2.15 does it (measured: tests/data/lab3/NOTES.md): with
+ *    bluestore_default_buffered_read a read leaves its 4 KiB blocks in its
+ *    PG's cache shard (_do_read -> BufferSpace::did_read), a write drops the
+ *    blocks it covers unless bluestore_default_buffered_write
+ *    (Buffer::FLAG_NOCACHE, _finish_write); a read found there costs no
+ *    device I/O.  A PG's shard is ps % osd_num_cache_shards (32 from 15.2;
+ *    before, the OSD's op shards: OSD::init set_cache_shards); each shard
+ *    holds at most the data cache's committed bytes / shards
+ *    (MempoolThread::_resize_shards) and, being 2Q's warm_in, evicts the
+ *    oldest first (a hit does not move a block).  Committed bytes: the
+ *    autotuner (bluestore_cache_autotune) has tuned_mem = (1 -
+ *    osd_memory_expected_fragmentation) x osd_memory_target - osd_memory_base
+ *    (at least osd_memory_cache_min), keeps 4 x get_chunk(1) back, and every
+ *    bluestore_cache_autotune_interval gives the data cache what it holds
+ *    plus its ratio (1 - meta - kv - kv_onode: 0.06 in 16.2) of the rest,
+ *    plus get_chunk's 64 MiB (PriorityCache::Manager::balance); so the cache
+ *    grows only as fast as it fills.  Without the autotuner: the ratio x
+ *    bluestore_cache_size_ssd.  Left out: the other caches' own requests
+ *    (onodes: a few MB for RBD), 2Q's hot list for blocks read again after
+ *    eviction, and tcmalloc's tune_memory (Debian's build has none: tuned_mem
+ *    stays at its maximum, as modelled).
  * Simplifications: RocksDB flush/compaction is CPU only (no device I/O, no
  * write stalls), no BlueFS log, no allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
@@ -50,31 +59,39 @@
 #include "err.h"
 #include "idmap.h"
 
-/* A 4 KiB block the data cache knows: on its LRU list while cached. */
+/* A 4 KiB block the data cache knows: on its shard's FIFO while cached. */
 struct cache_blk {
     struct cache_blk *prev, *next;
+    uint32_t shard;
     bool cached;
 };
 
 #define CACHE_BLOCK_SHIFT 12
-#define WARM_SCALE 4294967296.0 /* a block of the warm set: hash32 < warm_thr */
+#define WARM_SCALE 4294967296.0 /* a block of the warm set: hash32 < its shard's warm_thr */
+
+/* One cache shard (BufferCacheShard): the PGs whose ps % shards is its index. */
+struct cache_shard {
+    struct cache_blk fifo;      /* sentinel: fifo.next is the newest */
+    uint64_t listed;            /* blocks on the FIFO */
+    uint64_t warm_live;         /* blocks of the warm set still cached (older than the FIFO's) */
+    double warm_thr, warm_step; /* the warm set's hash threshold, and its fall per block evicted */
+};
 
 /*
  * The data cache at 4 KiB granularity.  Blocks read or written in the run
  * are entries (created on first touch, never freed: bounded by the I/Os
- * simulated); the blocks earlier jobs left (image.cached) are a hashed
- * share of the data this OSD is primary for, and being older than anything
- * the run touches they are the first to go when the cache is full.
+ * simulated); the blocks earlier jobs left (image.cached) are a hashed share
+ * of each shard's primary data, the oldest of its shard.
  */
 struct data_cache {
-    struct idmap blocks;       /* block key -> struct cache_blk */
-    struct cache_blk lru;      /* sentinel: lru.next is the most recent */
-    uint64_t capacity;         /* blocks */
-    uint64_t listed;           /* blocks on the list */
-    uint64_t warm_live;        /* blocks of the warm set still cached */
-    double warm_thr, warm_step; /* the warm set's hash threshold, and its fall per block evicted */
+    struct idmap blocks;        /* block key -> struct cache_blk */
+    struct cache_shard *shards;
+    uint32_t n_shards;
+    uint64_t shard_cap;         /* blocks per shard: committed / shards */
+    uint64_t held;              /* blocks cached, all shards */
+    struct bluestore_cache_size size;
+    bool balancing;             /* the autotuner's periodic balance is scheduled */
 };
-
 struct bluestore {
     struct store_env env;
     struct data_cache cache;
@@ -104,16 +121,53 @@ static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->env.s;
 /* The CPU cost of a stage including gathered logging. */
 static inline double stage(const struct bluestore *bs, double us) { return us + bs->env.log_cost_us; }
 
-/* The data cache's size in bytes for these options (see the top of the file). */
-uint64_t bluestore_data_cache_bytes(const struct ceph_options *o)
+/* PriorityCache::get_chunk as 16.2.15 has it (fitted to its counters to the
+   byte, tests/data/lab3): 64 MiB more, rounded up to a chunk of
+   nextpow2(tuned_mem) / 256 within [4, 32] MiB. */
+static double get_chunk(double bytes, double tuned_mem)
 {
-    if (o->bluestore_cache_autotune) {
-        double limited = (1.0 - o->osd_memory_expected_fragmentation) * (double)o->osd_memory_target;
-        double base = (double)o->osd_memory_base, min = (double)o->osd_memory_cache_min;
-        return (uint64_t)(limited > base + min ? limited - base : min);
+    double chunk = 1;
+    while (chunk < tuned_mem)
+        chunk *= 2;
+    chunk /= 256;
+    if (chunk < 4.0 * (1 << 20))
+        chunk = 4.0 * (1 << 20);
+    if (chunk > 32.0 * (1 << 20))
+        chunk = 32.0 * (1 << 20);
+    return ceil((bytes + 64.0 * (1 << 20)) / chunk) * chunk;
+}
+
+void bluestore_cache_size_init(struct bluestore_cache_size *z, const struct ceph_options *o)
+{
+    memset(z, 0, sizeof *z);
+    z->ratio = 1.0 - o->bluestore_cache_meta_ratio - o->bluestore_cache_kv_ratio - o->bluestore_cache_kv_onode_ratio;
+    if (z->ratio < 0)
+        z->ratio = 0;
+    z->autotune = o->bluestore_cache_autotune;
+    if (!z->autotune) {
+        z->committed = z->ratio * (double)o->bluestore_cache_size_ssd;
+        return;
     }
-    double share = 1.0 - o->bluestore_cache_meta_ratio - o->bluestore_cache_kv_ratio - o->bluestore_cache_kv_onode_ratio;
-    return share > 0 ? (uint64_t)(share * (double)o->bluestore_cache_size_ssd) : 0;
+    double limited = (1.0 - o->osd_memory_expected_fragmentation) * (double)o->osd_memory_target;
+    double base = (double)o->osd_memory_base, min = (double)o->osd_memory_cache_min;
+    z->tuned_mem = limited > base + min ? limited - base : min;
+    /* Manager::balance keeps a chunk back per cache (kv, meta, data, kv_onode) */
+    z->mem_avail = z->tuned_mem - 4 * get_chunk(1, z->tuned_mem);
+    if (z->mem_avail < 0)
+        z->mem_avail = 0;
+    z->committed = bluestore_cache_committed(z, 0);
+}
+
+double bluestore_cache_committed(const struct bluestore_cache_size *z, double held_bytes)
+{
+    if (!z->autotune)
+        return z->committed;
+    if (z->ratio <= 0)
+        return 0;
+    /* PRI1: what it holds (the other caches' requests left out); LAST: its
+       ratio of the rest; committed: get_chunk of the sum */
+    double held = held_bytes < z->mem_avail ? held_bytes : z->mem_avail;
+    return get_chunk(held + z->ratio * (z->mem_avail - held), z->tuned_mem);
 }
 
 static inline uint32_t block_hash32(uint64_t key)
@@ -127,122 +181,184 @@ static inline uint32_t block_hash32(uint64_t key)
 
 static void cache_gauges(struct bluestore *bs)
 {
-    struct data_cache *dc = &bs->cache;
-    bs->perf.bluestore_buffers = dc->listed + dc->warm_live;
-    bs->perf.bluestore_buffer_bytes = bs->perf.bluestore_buffers << CACHE_BLOCK_SHIFT;
+    bs->perf.bluestore_buffers = bs->cache.held;
+    bs->perf.bluestore_buffer_bytes = bs->cache.held << CACHE_BLOCK_SHIFT;
 }
 
-static void lru_unlink(struct data_cache *dc, struct cache_blk *b)
+static void fifo_unlink(struct data_cache *dc, struct cache_blk *b)
 {
     b->prev->next = b->next;
     b->next->prev = b->prev;
     b->cached = false;
-    dc->listed--;
+    dc->shards[b->shard].listed--;
+    dc->held--;
 }
 
-static void lru_push(struct data_cache *dc, struct cache_blk *b)
+static void fifo_push(struct data_cache *dc, struct cache_blk *b, uint32_t shard)
 {
-    b->prev = &dc->lru;
-    b->next = dc->lru.next;
-    dc->lru.next->prev = b;
-    dc->lru.next = b;
+    struct cache_shard *sh = &dc->shards[shard];
+    b->shard = shard;
+    b->prev = &sh->fifo;
+    b->next = sh->fifo.next;
+    sh->fifo.next->prev = b;
+    sh->fifo.next = b;
     b->cached = true;
-    dc->listed++;
+    sh->listed++;
+    dc->held++;
 }
 
-/* Make room for one block: the warm set's first (it is older), else the LRU tail. */
-static void cache_evict_one(struct data_cache *dc)
+/* Make room for one block in a shard: the warm set's first (it is older), else the FIFO's oldest. */
+static void shard_evict_one(struct data_cache *dc, struct cache_shard *sh)
 {
-    if (dc->warm_live) {
-        dc->warm_live--;
-        dc->warm_thr = dc->warm_thr > dc->warm_step ? dc->warm_thr - dc->warm_step : 0;
-    } else if (dc->listed) {
-        lru_unlink(dc, dc->lru.prev);
+    if (sh->warm_live) {
+        sh->warm_live--;
+        dc->held--;
+        sh->warm_thr = sh->warm_thr > sh->warm_step ? sh->warm_thr - sh->warm_step : 0;
+    } else if (sh->listed) {
+        fifo_unlink(dc, sh->fifo.prev);
     }
 }
 
-static bool in_warm_set(const struct data_cache *dc, uint64_t key)
+static bool in_warm_set(const struct cache_shard *sh, uint64_t key)
 {
-    return dc->warm_live && (double)block_hash32(key) < dc->warm_thr;
+    return sh->warm_live && (double)block_hash32(key) < sh->warm_thr;
 }
 
-/* Is the block cached?  A hit becomes the most recent. */
-static bool cache_lookup(struct data_cache *dc, uint64_t key)
+/* Is the block cached?  (2Q's warm_in: a hit leaves it where it is.) */
+static bool cache_lookup(struct data_cache *dc, uint64_t key, uint32_t shard)
 {
     struct cache_blk *b = idmap_find(&dc->blocks, key);
-    if (b) {
-        if (!b->cached)
-            return false;
-        lru_unlink(dc, b);
-        lru_push(dc, b);
-        return true;
-    }
-    if (!in_warm_set(dc, key))
-        return false;
-    /* a warm block used again joins the list */
-    dc->warm_live--;
-    lru_push(dc, idmap_get(&dc->blocks, key, NULL));
-    return true;
+    if (b)
+        return b->cached;
+    return in_warm_set(&dc->shards[shard], key);
 }
 
-static void cache_insert(struct data_cache *dc, uint64_t key)
+static void cache_balance(struct sim *s, void *obj, uint64_t arg);
+
+static void cache_insert(struct bluestore *bs, uint64_t key, uint32_t shard)
 {
-    if (!dc->capacity)
+    struct data_cache *dc = &bs->cache;
+    if (!dc->shard_cap)
         return;
+    struct cache_shard *sh = &dc->shards[shard];
     struct cache_blk *b = idmap_get(&dc->blocks, key, NULL);
-    if (b->cached) {
-        lru_unlink(dc, b);
-    } else if (in_warm_set(dc, key)) {
-        dc->warm_live--; /* moves from the warm set to the list */
-    } else if (dc->listed + dc->warm_live >= dc->capacity) {
-        cache_evict_one(dc);
+    if (b->cached)
+        return; /* read again while cached: stays where it is */
+    if (in_warm_set(sh, key)) {
+        /* known from now on; it leaves the warm set for the FIFO's front */
+        sh->warm_live--;
+        dc->held--;
     }
-    lru_push(dc, b);
+    while (sh->listed + sh->warm_live >= dc->shard_cap && (sh->listed || sh->warm_live))
+        shard_evict_one(dc, sh);
+    fifo_push(dc, b, shard);
+    /* the autotuner's balance runs while there is something to balance */
+    if (dc->size.autotune && !dc->balancing) {
+        dc->balancing = true;
+        sim_schedule(bs->env.s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
+    }
 }
 
-static void cache_drop(struct data_cache *dc, uint64_t key)
+static void cache_drop(struct data_cache *dc, uint64_t key, uint32_t shard)
 {
     struct cache_blk *b = idmap_find(&dc->blocks, key);
     if (b) {
         if (b->cached)
-            lru_unlink(dc, b);
-    } else if (in_warm_set(dc, key)) {
-        dc->warm_live--;
-        idmap_get(&dc->blocks, key, NULL); /* known now, and not cached */
+            fifo_unlink(dc, b);
+    } else if (in_warm_set(&dc->shards[shard], key)) {
+        dc->shards[shard].warm_live--;
+        dc->held--;
+        b = idmap_get(&dc->blocks, key, NULL); /* known now, and not cached */
+        b->shard = shard;
     }
+}
+
+/* Each shard's limit from the committed bytes; a shard over it sheds its oldest. */
+static void cache_resize(struct bluestore *bs)
+{
+    struct data_cache *dc = &bs->cache;
+    dc->shard_cap = (uint64_t)(dc->size.committed / dc->n_shards) >> CACHE_BLOCK_SHIFT;
+    for (uint32_t i = 0; i < dc->n_shards; i++)
+        while (dc->shards[i].listed + dc->shards[i].warm_live > dc->shard_cap)
+            shard_evict_one(dc, &dc->shards[i]);
+    cache_gauges(bs);
+}
+
+/* PriorityCache::Manager::balance, every bluestore_cache_autotune_interval. */
+static void cache_balance(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct data_cache *dc = &bs->cache;
+    dc->size.committed = bluestore_cache_committed(&dc->size, (double)(dc->held << CACHE_BLOCK_SHIFT));
+    cache_resize(bs);
+    sim_schedule(s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
 }
 
 /* A write on the primary: the blocks it covers leave the cache, or with
-   buffered writes become its most recent. */
+   buffered writes join it. */
 static void cache_write(struct bluestore *bs, const struct store_txc *t)
 {
     struct data_cache *dc = &bs->cache;
-    if (!t->cached_extent || !t->len || (!dc->listed && !dc->warm_live && !bs->env.opt->bluestore_default_buffered_write))
+    bool buffered = bs->env.opt->bluestore_default_buffered_write;
+    if (!t->cached_extent || !t->len || (!dc->held && !buffered))
         return;
     uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
     for (uint64_t k = first; k <= last; k++) {
-        if (bs->env.opt->bluestore_default_buffered_write)
-            cache_insert(dc, k);
+        if (buffered)
+            cache_insert(bs, k, t->cache_shard);
         else
-            cache_drop(dc, k);
+            cache_drop(dc, k, t->cache_shard);
     }
     cache_gauges(bs);
 }
 
-static void bluestore_warm_cache(void *store, double fraction, uint64_t primary_blocks)
+/*
+ * image.cached: before the run each shard holds that share of its primary
+ * blocks (shard_blocks[i]), as much as fits.  The committed size is the
+ * autotuner's fixed point for what the shards then hold (the balances of a
+ * cache filled before: committed = held + ratio x the rest + 64 MiB).
+ */
+static void bluestore_warm_cache(void *store, double fraction, const uint64_t *shard_blocks)
 {
     struct bluestore *bs = store;
     struct data_cache *dc = &bs->cache;
-    if (fraction <= 0 || !primary_blocks || !dc->capacity)
+    if (fraction <= 0 || dc->size.ratio <= 0)
         return;
-    /* a full read pass keeps the most recent capacity blocks: a random share */
-    double share = fraction;
-    if (share * (double)primary_blocks > (double)dc->capacity)
-        share = (double)dc->capacity / (double)primary_blocks;
-    dc->warm_live = (uint64_t)(share * (double)primary_blocks);
-    dc->warm_thr = share * WARM_SCALE;
-    dc->warm_step = WARM_SCALE / (double)primary_blocks;
+    for (int it = 0; it < 200 && dc->size.autotune; it++) {
+        double cap = (double)((uint64_t)(dc->size.committed / dc->n_shards) >> CACHE_BLOCK_SHIFT), held = 0;
+        for (uint32_t i = 0; i < dc->n_shards; i++) {
+            double want = fraction * (double)shard_blocks[i];
+            held += want < cap ? want : cap;
+        }
+        double next = bluestore_cache_committed(&dc->size, held * (1 << CACHE_BLOCK_SHIFT));
+        if (next <= dc->size.committed)
+            break;
+        dc->size.committed = next;
+    }
+    cache_resize(bs);
+    for (uint32_t i = 0; i < dc->n_shards; i++) {
+        struct cache_shard *sh = &dc->shards[i];
+        if (!shard_blocks[i])
+            continue;
+        double share = fraction;
+        if (share * (double)shard_blocks[i] > (double)dc->shard_cap)
+            share = (double)dc->shard_cap / (double)shard_blocks[i];
+        sh->warm_live = (uint64_t)(share * (double)shard_blocks[i]);
+        sh->warm_thr = share * WARM_SCALE;
+        sh->warm_step = WARM_SCALE / (double)shard_blocks[i];
+        dc->held += sh->warm_live;
+    }
+    if (dc->held && dc->size.autotune && !dc->balancing) {
+        dc->balancing = true;
+        sim_schedule(bs->env.s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
+    }
     cache_gauges(bs);
+}
+
+uint32_t bluestore_cache_shards(const struct ceph_options *o)
+{
+    /* 0: the op shards, as before 15.2 (OSD::init: set_cache_shards(get_num_op_shards())) */
+    return o->osd_num_cache_shards ? (uint32_t)o->osd_num_cache_shards : (uint32_t)o->osd_op_num_shards_ssd;
 }
 
 static void *bluestore_create(const struct store_env *env)
@@ -251,8 +367,12 @@ static void *bluestore_create(const struct store_env *env)
     bs->env = *env;
     bs->dev = env->dev;
     idmap_init(&bs->cache.blocks, sizeof(struct cache_blk), 4096);
-    bs->cache.lru.next = bs->cache.lru.prev = &bs->cache.lru;
-    bs->cache.capacity = bluestore_data_cache_bytes(env->opt) >> CACHE_BLOCK_SHIFT;
+    bs->cache.n_shards = bluestore_cache_shards(env->opt);
+    bs->cache.shards = sim_xcalloc(bs->cache.n_shards, sizeof *bs->cache.shards);
+    for (uint32_t i = 0; i < bs->cache.n_shards; i++)
+        bs->cache.shards[i].fifo.next = bs->cache.shards[i].fifo.prev = &bs->cache.shards[i].fifo;
+    bluestore_cache_size_init(&bs->cache.size, env->opt);
+    bs->cache.shard_cap = (uint64_t)(bs->cache.size.committed / bs->cache.n_shards) >> CACHE_BLOCK_SHIFT;
     /* an unoptimised RocksDB (CMAKE_BUILD_TYPE None): its code ~3x slower, as
        its compactions were before and after the fix (ceph.io 2024) */
     bs->rocksdb_cpu = env->opt->rocksdb_build_type == ROCKSDB_BUILD_NONE ? 3.0 : 1.0;
@@ -278,6 +398,7 @@ static void bluestore_destroy(void *store)
     cpu_pool_fini(&bs->kv_final);
     cpu_pool_fini(&bs->rocksdb_bg);
     idmap_fini(&bs->cache.blocks);
+    free(bs->cache.shards);
     free(bs);
 }
 
@@ -672,7 +793,7 @@ static void read_io_done(struct sim *s, void *obj, uint64_t arg)
     if (t->cached_extent && bs->env.opt->bluestore_default_buffered_read && t->len) {
         uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
         for (uint64_t k = first; k <= last; k++)
-            cache_insert(&bs->cache, k);
+            cache_insert(bs, k, t->cache_shard);
         cache_gauges(bs);
     }
     cpu_exec(t->th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
@@ -690,9 +811,9 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
         struct data_cache *dc = &bs->cache;
         uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + bytes - 1) >> CACHE_BLOCK_SHIFT;
         uint64_t held = 0;
-        if (dc->listed || dc->warm_live)
+        if (dc->held)
             for (uint64_t k = first; k <= last; k++)
-                held += cache_lookup(dc, k);
+                held += cache_lookup(dc, k, t->cache_shard);
         uint64_t blocks = last - first + 1;
         missing = held == blocks ? 0 : bytes - (bytes * held) / blocks;
         bs->perf.bluestore_buffer_hit_bytes += bytes - missing;

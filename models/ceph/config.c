@@ -60,6 +60,9 @@ const struct param_def ceph_option_params[] = {
      "RocksDB block cache share; 0.45 from 16.2, 0.4 in 12.2.9-15.2, 0.99 before 12.2.9 (set by ceph.release)"},
     {"bluestore_cache_kv_onode_ratio", PARAM_DOUBLE, OPT(bluestore_cache_kv_onode_ratio), 0, 1, 0.04, NULL, NULL,
      "ratio", "RocksDB onode column family block cache share; 0.04 from 16.2, absent (0) before (set by ceph.release)"},
+    I(osd_num_cache_shards, 0, 1024, 32, "count", "BlueStore cache shards: a PG uses shard ps % shards and holds at most the data cache / shards; 32 from 15.2, 0 = the op shards (before 15.2: OSD::init set_cache_shards(get_num_op_shards())) (set by ceph.release)"),
+    {"bluestore_cache_autotune_interval", PARAM_DOUBLE, OPT(bluestore_cache_autotune_interval), 0.01, 3600, 5, NULL,
+     NULL, "s", "seconds between the autotuner's balances: the data cache grows by what it holds plus its ratio of the rest each time; default 5"},
     {"rocksdb_build_type", PARAM_ENUM, OPT(rocksdb_build_type), 0, 0, 0, NULL, rocksdb_build_names, NULL,
      "CMAKE_BUILD_TYPE the OSD's RocksDB was built with: RelWithDebInfo (RPMs, containers, source builds, Canonical's "
      "Ubuntu packages) or None, unoptimised: download.ceph.com's Debian/Ubuntu packages until the BuildRocksDB.cmake "
@@ -275,11 +278,12 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
  */
 static const struct {
     int major, minor, patch; /* from this release on */
-    const char *autotune, *meta, *kv, *kv_onode;
+    const char *autotune, *meta, *kv, *kv_onode, *shards;
 } release_cache_rows[] = {
-    {12, 2, 0, "false", "0.01", "0.99", "0"},
-    {12, 2, 9, "true", "0.4", "0.4", "0"},
-    {16, 2, 0, "true", "0.45", "0.45", "0.04"},
+    {12, 2, 0, "false", "0.01", "0.99", "0", "0"},
+    {12, 2, 9, "true", "0.4", "0.4", "0", "0"},
+    {15, 2, 0, "true", "0.4", "0.4", "0", "32"}, /* osd_num_cache_shards (v15.2.8 options.cc) */
+    {16, 2, 0, "true", "0.45", "0.45", "0.04", "32"},
 };
 
 static int apply_release_cache_defaults(struct ceph_options *o, const struct release_traits *t, const bool *given,
@@ -300,7 +304,8 @@ static int apply_release_cache_defaults(struct ceph_options *o, const struct rel
     } set[] = {{"bluestore_cache_autotune", release_cache_rows[row].autotune},
                {"bluestore_cache_meta_ratio", release_cache_rows[row].meta},
                {"bluestore_cache_kv_ratio", release_cache_rows[row].kv},
-               {"bluestore_cache_kv_onode_ratio", release_cache_rows[row].kv_onode}};
+               {"bluestore_cache_kv_onode_ratio", release_cache_rows[row].kv_onode},
+               {"osd_num_cache_shards", release_cache_rows[row].shards}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
         const struct param_def *d = param_find(ceph_option_params, set[i].name);
         if (given && given[d - ceph_option_params])

@@ -60,6 +60,8 @@ struct ceph_options {
     int64_t bluestore_cache_size_ssd;
     double bluestore_cache_meta_ratio, bluestore_cache_kv_ratio, bluestore_cache_kv_onode_ratio;
     int rocksdb_build_type;           /* enum rocksdb_build_type */
+    int64_t osd_num_cache_shards;     /* BlueStore cache shards (0: the op shards, before 15.2) */
+    double bluestore_cache_autotune_interval; /* s between the autotuner's balances */
     /* logging: gather level of each subsystem (the higher of "N/M") */
     int64_t debug_osd, debug_ms, debug_bluestore, debug_rocksdb, debug_bdev;
     /* librbd / objecter */

@@ -453,6 +453,7 @@ void osd_op_set_extent(struct osd_op *op, uint64_t off, uint64_t len)
     op->txc.addr = r->objno * r->img->object_size + off + (r->img->parent ? 0 : 1ull << 60) + (image << 48) +
                    (r->obj == &r->img->map_obj ? 1ull << 59 : 0);
     op->txc.len = len;
+    op->txc.cache_shard = op->pg->pgid % bluestore_cache_shards(&op->osd->c->spec.ceph);
     op->txc.cached_extent = true;
 }
 

@@ -42,6 +42,7 @@ struct store_txc {
     uint64_t addr;              /* where the extent lies (an image object's bytes in offset order):
                                    the device's read-ahead, and the data cache's block keys */
     uint64_t len;               /* the extent's bytes from addr (data cache) */
+    uint32_t cache_shard;       /* its PG's data cache shard (ps % shards) */
     bool cached_extent;         /* addr names a data extent the data cache may hold (a primary's
                                    read or write of an image object) */
     bool io_done;
@@ -78,10 +79,11 @@ struct store_ops {
     void (*read)(void *store, struct cpu_thread *th, struct store_txc *t, uint64_t bytes, cpu_item_fn cont);
     /*
      * Optional: before the run, a fraction of the data this store is primary
-     * for (primary_blocks 4 KiB blocks) is already in its data cache (what
-     * earlier jobs left there), capped by the cache's size.
+     * for is already in its data cache (what
+     * earlier jobs left there), capped by the cache's size; shard_blocks[i]:
+     * the 4 KiB blocks of the primary PGs of cache shard i (bluestore_cache_shards).
      */
-    void (*warm_cache)(void *store, double fraction, uint64_t primary_blocks);
+    void (*warm_cache)(void *store, double fraction, const uint64_t *shard_blocks);
     /* Zero the counters (after warm-up). */
     void (*reset_stats)(void *store);
     /* BlueStore's perf counters, or NULL for a store without them. */
