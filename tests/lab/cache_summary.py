@@ -18,6 +18,8 @@ directories NN_<workload>_<pass>/ that cache_probe.sh writes.  Columns:
   pc data MiB   the priority cache's committed bytes for the data cache after the run,
                 summed over the OSDs (bluestore-pricache:data committed_bytes); per OSD
                 it is split evenly over osd_num_cache_shards buffer-cache shards
+  read_lat      BlueStore's read_lat (BlueStore::read, cache lookup + device read), mean
+                over the OSDs' reads
   IOPS, clat    fio's, read or write as the workload does
 """
 import glob
@@ -61,7 +63,8 @@ def fifo_hit_ratio(cached0, cap, blocks, reads, random_map=True):
     blocks, `cached0` of them cached at the start, in a cache of at most `cap` blocks that
     inserts every miss and evicts the oldest block first (2Q's warm_in is such a FIFO: a
     hit does not move a buffer).  With fio's random map (random_map=True) a pass reads a
-    block at most once, so only blocks cached before the pass can hit: an independent
+    block at most once per loop over the image (fio starts the map over when a time_based
+    pass has read every block), so only blocks cached before the loop can hit: an independent
     expectation (expected-value recursion) to compare the measured hit ratio with."""
     if reads <= 0 or blocks <= 0:
         return None
@@ -70,8 +73,13 @@ def fifo_hit_ratio(cached0, cap, blocks, reads, random_map=True):
     unread = float(cached0)     # ... of which this pass has not read yet
     total = float(cached0)      # all cached blocks
     hits = 0.0
+    nblocks = int(round(blocks))
     for t in range(int(reads)):
-        left = blocks - t if random_map else blocks
+        if random_map and t and nblocks and t % nblocks == 0:
+            # a time_based pass that has read every block starts the random map over:
+            # everything cached is readable again
+            unread = old = total
+        left = (blocks - t % nblocks) if random_map else blocks
         if left <= 0:
             break
         p = (unread if random_map else total) / left
@@ -142,6 +150,9 @@ def run_row(d):
             if not k.endswith("_us"):
                 tot[k] = tot.get(k, 0) + v
     row["total"] = tot
+    ops = sum(o["read_ops"] for o in row["osd"].values())
+    row["read_lat_avg_us"] = (sum(o["read_lat_avg_us"] * o["read_ops"] for o in row["osd"].values()) / ops
+                              if ops else None)
     # the FIFO expectation per OSD: blocks = the OSD's primary bytes (pg_ls.json),
     # cap = the cache the run ended with (it stops growing once the shards are full)
     pl = os.path.join(os.path.dirname(d), "pg_ls.json")
@@ -203,17 +214,18 @@ def main(argv):
                 "%s %d PGs %.0f MiB" % (k, v["pgs"], v["bytes"] / MiB) for k, v in sorted(im["primaries"].items())))
             lines.append("")
         lines.append("| run | load 1m | IOPS | clat mean µs | p50 | p99 | hit MiB | miss MiB | hit % | FIFO model % | cached0/img % "
-                     "| data MiB (0/1/2) | shard cap MiB | pc data MiB (0/1/2) | onode miss |")
-        lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                     "| BlueStore read_lat µs | data MiB (0/1/2) | shard cap MiB | pc data MiB (0/1/2) | onode miss |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in im["runs"]:
             t = r["total"]
             per = lambda k: "/".join("%.0f" % (r["osd"][o][k] / MiB) for o in sorted(r["osd"]))
-            lines.append("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %s | %s | %.1f | %.0f (%s) | %.0f | %.0f (%s) | %d |" % (
+            lines.append("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %s | %s | %.1f | %s | %.0f (%s) | %.0f | %.0f (%s) | %d |" % (
                 r["run"], r["loadavg_start"].split()[0], r["iops"], r["clat_mean_us"], r["clat_p50_us"],
                 r["clat_p99_us"], t["hit_bytes"] / MiB, t["miss_bytes"] / MiB,
                 "-" if r["hit_ratio"] is None else "%.1f" % (100 * r["hit_ratio"]),
                 "-" if r["fifo_model_hit_ratio"] is None else "%.1f" % (100 * r["fifo_model_hit_ratio"]),
                 100 * r["cached_before_over_image"],
+                "-" if r["read_lat_avg_us"] is None else "%.0f" % r["read_lat_avg_us"],
                 t["mempool_bluestore_cache_data_bytes"] / MiB, per("mempool_bluestore_cache_data_bytes"),
                 r["shard_model_capacity"] / MiB,
                 t["pricache_data_committed"] / MiB, per("pricache_data_committed"), t["onode_misses"]))
