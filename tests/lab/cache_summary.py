@@ -14,7 +14,8 @@ directories NN_<workload>_<pass>/ that cache_probe.sh writes.  Columns:
                 a cache that neither grows nor shrinks during the run would give
   data MiB      mempool bluestore_cache_data bytes after the run, summed over the OSDs
   shard cap MiB the most the shards can hold after the run: per OSD the sum over its
-                primary PGs of min(PG bytes, pc data committed / osd_num_cache_shards)
+                primary PGs of min(PG bytes, pc data committed / osd_num_cache_shards); without
+                the autotuner the data cache is (1 - kv - meta - kv_onode ratios) x cache size
   pc data MiB   the priority cache's committed bytes for the data cache after the run,
                 summed over the OSDs (bluestore-pricache:data committed_bytes); per OSD
                 it is split evenly over osd_num_cache_shards buffer-cache shards
@@ -101,13 +102,26 @@ def fifo_hit_ratio(cached0, cap, blocks, reads, random_map=True):
     return hits / reads
 
 
-def cache_shards(config_txt):
-    """osd_num_cache_shards as config_osd0.txt (cache_probe.sh) recorded it."""
+def osd_config(config_txt):
+    """The option values config_osd0.txt (cache_probe.sh) recorded."""
+    conf = {}
     for line in open(config_txt):
         w = line.split()
-        if w and w[0] == "osd_num_cache_shards":
-            return int(w[1])
-    raise ValueError("%s: no osd_num_cache_shards line" % config_txt)
+        if len(w) >= 2 and not w[0].startswith("#"):
+            conf[w[0]] = w[1]
+    if "osd_num_cache_shards" not in conf:
+        raise ValueError("%s: no osd_num_cache_shards line" % config_txt)
+    return conf
+
+
+def fixed_data_alloc(conf):
+    """Data cache bytes per OSD without the autotuner (MempoolThread::_resize_shards):
+    (1 - kv - meta - kv_onode ratios) x bluestore_cache_size, else bluestore_cache_size_ssd
+    (the lab forces SSD settings)."""
+    size = int(conf.get("bluestore_cache_size", "0")) or int(conf["bluestore_cache_size_ssd"])
+    ratio = 1.0 - sum(float(conf[k]) for k in ("bluestore_cache_kv_ratio", "bluestore_cache_meta_ratio",
+                                                "bluestore_cache_kv_onode_ratio"))
+    return max(0.0, ratio) * size
 
 
 def run_row(d):
@@ -160,10 +174,14 @@ def run_row(d):
     # the most the buffer cache can hold: every primary PG is its own cache shard
     # (spg_t::hash_to_shard = ps % osd_num_cache_shards; 32 PGs, 32 shards) and each
     # shard is trimmed to committed / shards (MempoolThread::_resize_shards)
-    shards = cache_shards(os.path.join(os.path.dirname(d), "config_osd0.txt"))
+    conf = osd_config(os.path.join(os.path.dirname(d), "config_osd0.txt"))
+    shards = int(conf["osd_num_cache_shards"])
     cap = 0.0
     for name, o in row["osd"].items():
-        per_shard = o["pricache_data_committed"] / shards
+        # with bluestore_cache_autotune=false there is no priority cache: fixed ratios
+        alloc = o["pricache_data_committed"] if conf.get("bluestore_cache_autotune") != "false" \
+            else fixed_data_alloc(conf)
+        per_shard = alloc / shards
         o["shard_model_capacity"] = sum(min(b, per_shard) for b in prim.get(name, {}).get("pg_bytes", []))
         cap += o["shard_model_capacity"]
     row["shard_model_capacity"] = cap
