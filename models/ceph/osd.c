@@ -484,10 +484,8 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
     struct osd_op *op = obj;
     op->rop->result = op->cls_result < 0 ? op->cls_result : op->obj->exists ? 0 : -ENOENT;
     if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ)) {
-        /* an image's objects apart from its parent's and from the other images',
-           an object's bytes in offset order */
         osd_op_set_extent(op, op->rop->off, op->rop->len);
-        op->txc.cached_extent = op->rop->obj != &op->rop->img->header;
+        op->txc.cached_extent = op->rop->obj != &op->rop->img->header; /* data and object map */
         op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
     } else {
         op_read_done(s, th, op, 0);
