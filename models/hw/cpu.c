@@ -192,34 +192,38 @@ static void item_put(struct cpu_pool *p, struct cpu_item *it)
     sim_waiter_put(p->host->s, (struct sim_waiter *)it);
 }
 
-static void itemq_push_back(struct cpu_itemq *q, struct cpu_item *it)
+/* A FIFO of items as (head, tail, length): the pool keeps its two queues'
+   heads and lengths together in its first cache line. */
+static void itemq_push_back(struct cpu_item **head, struct cpu_item **tail, uint32_t *len,
+                            struct cpu_item *it)
 {
     it->next = NULL;
-    if (q->tail)
-        q->tail->next = it;
+    if (*tail)
+        (*tail)->next = it;
     else
-        q->head = it;
-    q->tail = it;
-    q->len++;
+        *head = it;
+    *tail = it;
+    ++*len;
 }
 
-static void itemq_push_front(struct cpu_itemq *q, struct cpu_item *it)
+static void itemq_push_front(struct cpu_item **head, struct cpu_item **tail, uint32_t *len,
+                             struct cpu_item *it)
 {
-    it->next = q->head;
-    q->head = it;
-    if (!q->tail)
-        q->tail = it;
-    q->len++;
+    it->next = *head;
+    *head = it;
+    if (!*tail)
+        *tail = it;
+    ++*len;
 }
 
-static struct cpu_item *itemq_pop(struct cpu_itemq *q)
+static struct cpu_item *itemq_pop(struct cpu_item **head, struct cpu_item **tail, uint32_t *len)
 {
-    struct cpu_item *it = q->head;
+    struct cpu_item *it = *head;
     if (it) {
-        q->head = it->next;
-        if (!q->head)
-            q->tail = NULL;
-        q->len--;
+        *head = it->next;
+        if (!*head)
+            *tail = NULL;
+        --*len;
     }
     return it;
 }
@@ -233,7 +237,7 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->host = h;
     p->name = name;
     p->n_threads = n_threads;
-    p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
+    p->threads = sim_xcalloc_aligned(n_threads, sizeof *p->threads, 64);
     /*
      * A thread's stream id: host | the pool's creation order on it | thread.
      * The 32-bit index holds 4,096 pools per host; a host running more (fio
@@ -249,6 +253,7 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     if (pool_seq >> POOL_BITS)
         snprintf(purpose, sizeof purpose, "work.%u", pool_seq >> POOL_BITS);
     for (uint32_t i = 0; i < n_threads; i++) {
+        p->threads[i].host = h;
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
@@ -277,7 +282,7 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 
 static void thread_wake(struct cpu_thread *th)
 {
-    struct cpu_host *h = th->pool->host;
+    struct cpu_host *h = th->host;
     SIM_ASSERT(!th->busy && !th->waking);
     /* A woken thread goes back to the core it last ran on when that core is
        idle (select_idle_sibling's prev_cpu), which has then been idle about as
@@ -305,7 +310,7 @@ static void thread_wake(struct cpu_thread *th)
 /* Wake one idle thread if queued shared work is not already claimed by waking threads. */
 static void pool_kick(struct cpu_pool *p)
 {
-    uint32_t queued = p->high.len + p->normal.len, waking = 0;
+    uint32_t queued = p->high_len + p->normal_len, waking = 0;
     struct cpu_thread *idle = NULL;
     for (uint32_t i = 0; i < p->n_threads; i++) {
         struct cpu_thread *th = &p->threads[i];
@@ -323,11 +328,13 @@ static void pool_kick(struct cpu_pool *p)
 static void thread_next(struct cpu_thread *th)
 {
     struct cpu_pool *p = th->pool;
-    struct cpu_item *it = itemq_pop(&th->private_q);
+    struct cpu_item *it = th->private_q.head
+                              ? itemq_pop(&th->private_q.head, &th->private_q.tail, &th->private_q.len)
+                              : NULL;
     if (!it)
-        it = itemq_pop(&p->high);
+        it = itemq_pop(&p->high_head, &p->high_tail, &p->high_len);
     if (!it)
-        it = itemq_pop(&p->normal);
+        it = itemq_pop(&p->normal_head, &p->normal_tail, &p->normal_len);
     if (!it) {
         th->busy = false;
         th->idle_since = sim_now(p->host->s);
@@ -353,13 +360,13 @@ void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, voi
     it->arg = arg;
     it->t_enq = sim_now(p->host->s);
     if (prio == CPU_PRIO_NORMAL)
-        itemq_push_back(&p->normal, it);
+        itemq_push_back(&p->normal_head, &p->normal_tail, &p->normal_len, it);
     else if (prio == CPU_PRIO_HIGH)
-        itemq_push_back(&p->high, it);
+        itemq_push_back(&p->high_head, &p->high_tail, &p->high_len, it);
     else if (prio == CPU_PRIO_FRONT_NORMAL)
-        itemq_push_front(&p->normal, it);
+        itemq_push_front(&p->normal_head, &p->normal_tail, &p->normal_len, it);
     else
-        itemq_push_front(&p->high, it);
+        itemq_push_front(&p->high_head, &p->high_tail, &p->high_len, it);
     pool_kick(p);
 }
 
@@ -369,8 +376,8 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
     it->fn = fn;
     it->obj = obj;
     it->arg = arg;
-    it->t_enq = sim_now(th->pool->host->s);
-    itemq_push_back(&th->private_q, it);
+    it->t_enq = sim_now(th->host->s);
+    itemq_push_back(&th->private_q.head, &th->private_q.tail, &th->private_q.len, it);
     if (!th->busy && !th->waking)
         thread_wake(th);
     else if (th->waking)
@@ -382,7 +389,7 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
     struct cpu_thread *th = obj;
     th->busy_ns += (double)ns;
     th->slice_ns += ns;
-    struct cpu_host *h = th->pool->host;
+    struct cpu_host *h = th->host;
     h->busy_ns_total += (double)ns;
     th->in_cont = true;
     struct cpu_thread *prev = h->running;
@@ -394,7 +401,7 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
 
 void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg)
 {
-    struct cpu_host *h = th->pool->host;
+    struct cpu_host *h = th->host;
     SIM_ASSERT(th->busy);
     th->cont = cont;
     th->cont_obj = obj;
