@@ -31,7 +31,7 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
         h->p.threads = p->cores;
     SIM_ASSERT(h->p.threads == p->cores || p->smt_pair_throughput > 0);
     h->n_ccx = p->ccx_cores > 0 && p->ccx_cores < p->cores ? p->cores / p->ccx_cores : 1;
-    station_init(&h->cores, s, h->p.threads);
+    station_init_direct(&h->cores, s, h->p.threads); /* exec_done is the completion event */
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
@@ -387,9 +387,10 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
 static void exec_done(struct sim *s, void *obj, uint64_t ns)
 {
     struct cpu_thread *th = obj;
+    struct cpu_host *h = th->host;
+    station_finish_begin(&h->cores);
     th->busy_ns += (double)ns;
     th->slice_ns += ns;
-    struct cpu_host *h = th->host;
     h->busy_ns_total += (double)ns;
     th->in_cont = true;
     struct cpu_thread *prev = h->running;
@@ -397,6 +398,7 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
     th->cont(s, th, th->cont_obj, th->cont_arg);
     h->running = prev;
     th->in_cont = false;
+    station_finish_end(&h->cores); /* the core passes on unless the thread went on */
 }
 
 void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg)
