@@ -32,6 +32,10 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     SIM_ASSERT(h->p.threads == p->cores || p->smt_pair_throughput > 0);
     h->n_ccx = p->ccx_cores > 0 && p->ccx_cores < p->cores ? p->cores / p->ccx_cores : 1;
     station_init_direct(&h->cores, s, h->p.threads); /* exec_done is the completion event */
+    h->n_cores = h->p.cores;
+    h->n_hw_threads = h->p.threads;
+    h->ref_clock_ghz = h->p.ref_clock_ghz;
+    h->timeslice_ns = h->p.timeslice_us * 1e3;
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
@@ -184,7 +188,7 @@ _Static_assert(sizeof(struct cpu_item) <= sizeof(struct sim_waiter), "cpu_item m
 
 static struct cpu_item *item_get(struct cpu_pool *p)
 {
-    return (struct cpu_item *)sim_waiter_get(p->host->s);
+    return (struct cpu_item *)sim_waiter_get(p->host->s); /* the host's first line */
 }
 
 static void item_put(struct cpu_pool *p, struct cpu_item *it)
@@ -291,7 +295,7 @@ static void thread_wake(struct cpu_thread *th)
     sim_time_t lat;
     if (th->pool->polling)
         lat = 0;
-    else if (h->cores.busy >= h->p.cores)
+    else if (h->cores.busy >= h->n_cores)
         lat = cpu_wake_latency_ns(h, 0);
     else
         lat = cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
@@ -411,15 +415,15 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     /* still on its core (called from its own continuation): go on without
        queueing, unless its timeslice is used up and others wait */
     bool holding = th->in_cont && station_can_continue(&h->cores);
-    bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->p.timeslice_us * 1e3);
+    bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->timeslice_ns);
     /* busy hardware threads and active cores when it starts, itself included */
     uint32_t n = h->cores.busy + (holding ? 0 : 1);
-    if (n > h->p.threads)
-        n = h->p.threads;
+    if (n > h->n_hw_threads)
+        n = h->n_hw_threads;
     double ghz = h->stage_ghz ? h->stage_ghz[n]
-                 : cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
+                 : cpu_stage_clock_ghz(h, n < h->n_cores ? n : h->n_cores) * cpu_smt_speed(&h->p, n);
     double jitter = h->jitter ? h->jitter[sim_taus2_get(&th->rng) % CPU_JITTER_LEVELS] : 1;
-    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
+    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
     if (keep) {
         station_submit_continue(&h->cores, ns, exec_done, th, ns);
