@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bluestore.h"
 #include "cluster.h"
+#include "config.h"
 #include "perfcounters.h"
 #include "scenario.h"
 
@@ -42,32 +44,44 @@ static const char base_json[] =
 
 struct totals {
     double kv_commit_mean_us;       /* over every OSD's txcs */
+    double rocksdb_submit_mean_us;  /* rocksdb submit_latency per txc */
     uint64_t kv_commits;
     uint64_t txcs, device_writes, kv_batches;
     uint64_t deferred_ops;
     uint64_t throttle_wait_ns;      /* throttle_lat sum */
 };
 
-static struct totals run(const char *const *sets, int n_sets)
+/* A cluster from a scenario (a file, or inline json named name), simulated
+   to the end; the caller destroys it and frees *sc. */
+static struct cluster *simulated(const char *path, const char *json, const char *name, const char *const *sets,
+                                 int n_sets, struct scenario *sc)
 {
     struct sim_err err = {0};
-    struct scenario sc;
-    if (scenario_load(&sc, NULL, base_json, "test_bluestore.json", sets, n_sets, &err) < 0)
+    if (scenario_load(sc, path, json, name, sets, n_sets, &err) < 0)
         fail_msg("scenario: %s", err.msg);
     struct cluster_spec spec;
-    if (scenario_to_spec(&sc, 0, &spec, &err) < 0)
+    if (scenario_to_spec(sc, 0, &spec, &err) < 0)
         fail_msg("spec: %s", err.msg);
     struct cluster *c = cluster_create(&spec, &err);
     if (!c)
         fail_msg("cluster: %s", err.msg);
     cluster_run(c, NULL, NULL);
+    return c;
+}
+
+static struct totals run(const char *const *sets, int n_sets)
+{
+    struct scenario sc;
+    struct cluster *c = simulated(NULL, base_json, "test_bluestore.json", sets, n_sets, &sc);
     struct totals t = {0};
-    uint64_t kv_sum = 0;
+    uint64_t kv_sum = 0, sub_sum = 0, sub_n = 0;
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         const struct bluestore_perf *bp = cluster_bluestore_perf(c, i);
         struct cluster_osd_stats os;
         cluster_osd_stats(c, i, &os);
         kv_sum += bp->kv_commit_lat.sum_ns;
+        sub_sum += bp->rocksdb_submit_latency.sum_ns;
+        sub_n += bp->rocksdb_submit_latency.avgcount;
         t.kv_commits += bp->kv_commit_lat.avgcount;
         t.txcs += os.txcs;
         t.device_writes += os.device_writes;
@@ -76,6 +90,7 @@ static struct totals run(const char *const *sets, int n_sets)
         t.throttle_wait_ns += bp->throttle_lat.sum_ns;
     }
     t.kv_commit_mean_us = t.kv_commits ? (double)kv_sum / (double)t.kv_commits / 1e3 : 0;
+    t.rocksdb_submit_mean_us = sub_n ? (double)sub_sum / (double)sub_n / 1e3 : 0;
     cluster_destroy(c);
     scenario_free(&sc);
     return t;
@@ -157,11 +172,265 @@ static void test_deferred_throttle(void **state)
     assert_int_equal(dflt.throttle_wait_ns, 0);
 }
 
+/*
+ * ceph.rocksdb_build_type None (download.ceph.com's Debian/Ubuntu packages
+ * before 16.2.15 / 17.2.8 / 18.2.4): RocksDB's code runs 3x longer.  At QD=1
+ * a kv_sync cycle submits one txc, so RocksDB's submit_latency per txc is
+ * (kv_sync_us 12 + kv_submit_us 10) at the clock the thread runs at: 3x it
+ * unoptimised (the same stream of lognormal draws: the ratio is 3 up to the
+ * clock's and the batches' small differences), and the WAL's device time
+ * (kv_commit_lat) is unchanged.
+ */
+static void test_rocksdb_build_type(void **state)
+{
+    struct totals opt = run(NULL, 0);
+    const char *none[1] = {"ceph.rocksdb_build_type=None"};
+    struct totals slow = run(none, 1);
+    double ratio = slow.rocksdb_submit_mean_us / opt.rocksdb_submit_mean_us;
+    if (fabs(ratio - 3) > 0.15)
+        fail_msg("submit_latency %.2f us unoptimised vs %.2f us: ratio %.3f, expected 3", slow.rocksdb_submit_mean_us,
+                 opt.rocksdb_submit_mean_us, ratio);
+    assert_true(fabs(slow.kv_commit_mean_us - opt.kv_commit_mean_us) < 0.6);
+}
+
+/* ---- the data cache ---- */
+
+/* One OSD, size 1, a 16 MiB image (4,096 blocks of 4 KiB): every block's
+   primary is that OSD, so the cache sees the whole image. */
+static const char cache_json[] =
+    "{\"description\": \"test_bluestore cache\","
+    " \"cluster\": {\"hosts\": 1, \"osds_per_host\": 1, \"client_hosts\": 1, \"cpu\": \"epyc-7302p\","
+    "   \"nvme\": \"pm983\", \"nic\": \"10gbase-t\", \"switch\": \"tor-cut-through\", \"max_cstate\": \"C1\","
+    "   \"governor\": \"performance\"},"
+    " \"pool\": {\"size\": 1, \"min_size\": 1, \"pg_num\": 8},"
+    " \"image\": {\"kind\": \"plain\", \"size_gib\": 0.015625},"
+    " \"ceph\": {\"release\": \"16.2.14\", \"rbd_io_scheduler\": \"none\","
+    "   \"debug_osd\": 0, \"debug_ms\": 0, \"debug_bluestore\": 0, \"debug_rocksdb\": 0, \"debug_bdev\": 0},"
+    " \"clients\": {\"jobs\": \"[r]\\nioengine=rbd\\nrw=randread\\nbs=4k\\niodepth=1\\ntime_based\\n\"},"
+    " \"sim\": {\"duration_s\": 1.0, \"warmup_s\": 0.5, \"seed\": 3, \"replications\": 1}}";
+
+struct cache_totals {
+    uint64_t hit, miss, buffers, device_reads;
+    double read_lat_us; /* BlueStore read_lat mean */
+};
+
+static struct cache_totals run_cache(const char *const *sets, int n_sets)
+{
+    struct scenario sc;
+    struct cluster *c = simulated(NULL, cache_json, "test_bluestore_cache.json", sets, n_sets, &sc);
+    const struct bluestore_perf *bp = cluster_bluestore_perf(c, 0);
+    struct cluster_osd_stats os;
+    cluster_osd_stats(c, 0, &os);
+    struct cache_totals t = {bp->bluestore_buffer_hit_bytes / 4096, bp->bluestore_buffer_miss_bytes / 4096,
+                             bp->bluestore_buffers, os.device_reads,
+                             bp->read_lat.avgcount ? (double)bp->read_lat.sum_ns / (double)bp->read_lat.avgcount / 1e3 : 0};
+    cluster_destroy(c);
+    scenario_free(&sc);
+    return t;
+}
+
+/*
+ * The data cache's size, against the real 16.2.15 OSDs of tests/data/lab3
+ * (their prioritycache and mempool counters, osd_memory_target 2 and 8 GiB):
+ * tuned_mem = 0.85 x target - 768 MiB; Manager::balance keeps 4 x
+ * get_chunk(1) = 4 x 68 MiB back at 2 GiB (mem_avail 734,842,060 B); empty,
+ * the data cache is committed its 6 % of that + 64 MiB, rounded up to 4 MiB:
+ * 108 MiB (32 MiB chunks at 8 GiB: 416 MiB), as measured at every prefill;
+ * with 12 (9) of its 32 shards full of primary data it settles at 164 (144)
+ * MiB, measured on osd.0 (osd.2), the model within a chunk.  Without the autotuner: 6 % of
+ * bluestore_cache_size_ssd.  Per release: no data share before 12.2.9 (meta
+ * .01, kv .99), 20 % in 12.2.9-15.2 (.4 + .4), the op shards (8) before
+ * 15.2, then osd_num_cache_shards 32.
+ */
+static double fixed_point(const struct bluestore_cache_size *z, double full_shards)
+{
+    double c = z->committed;
+    for (int i = 0; i < 200; i++) {
+        double next = bluestore_cache_committed(z, c * full_shards / 32);
+        if (next <= c)
+            break;
+        c = next;
+    }
+    return c;
+}
+
+static void test_cache_size(void **state)
+{
+    struct ceph_options o;
+    struct bluestore_cache_size z;
+    ceph_options_defaults(&o);
+    o.osd_memory_target = 2147483648;
+    bluestore_cache_size_init(&z, &o);
+    assert_true(fabs(z.mem_avail - 734842060) < 1);
+    assert_true(z.committed == 108.0 * (1 << 20));
+    /* within one 4 MiB chunk: the onodes' own request (a few MB, left out)
+       decides the last rounding (osd.2: 148 modelled, 144 measured) */
+    assert_true(fabs(fixed_point(&z, 12) - 164.0 * (1 << 20)) <= 4.0 * (1 << 20));
+    assert_true(fabs(fixed_point(&z, 9) - 144.0 * (1 << 20)) <= 4.0 * (1 << 20));
+    o.osd_memory_target = 8589934592;
+    bluestore_cache_size_init(&z, &o);
+    assert_true(z.committed == 416.0 * (1 << 20));
+    o.bluestore_cache_autotune = false;
+    bluestore_cache_size_init(&z, &o);
+    assert_true(fabs(z.committed - 0.06 * 3221225472.0) < 1);
+    struct release_traits t;
+    struct sim_err err = {0};
+    const struct {
+        const char *release;
+        double ratio;
+        uint32_t shards;
+    } cases[] = {{"12.2.8", 0, 8}, {"12.2.9", 0.2, 8}, {"14.2.16", 0.2, 8}, {"15.2.8", 0.2, 32}, {"18.2.0", 0.06, 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ceph_options_defaults(&o);
+        assert_int_equal(release_parse(cases[i].release, &t, &err), 0);
+        assert_int_equal(ceph_options_apply_release(&o, &t, NULL, &err), 0);
+        bluestore_cache_size_init(&z, &o);
+        assert_true(fabs(z.ratio - cases[i].ratio) < 1e-9);
+        assert_int_equal(bluestore_cache_shards(&o), cases[i].shards);
+    }
+    /* 12.2.8: nothing is kept, so nothing is found */
+    struct cache_totals lum = run_cache((const char *[]){"ceph.release=12.2.8", "fio.norandommap=1"}, 2);
+    assert_int_equal(lum.hit, 0);
+    assert_true(lum.miss > 1000);
+}
+
+/*
+ * What the real OSDs held once saturated (tests/data/lab3, the 3-OSD lab
+ * cluster, 32 PGs, each OSD primary for 9-12 of them): per shard at most
+ * committed / 32, so the OSDs hold the primary PGs' data up to that:
+ * 142 MiB of a 512 MiB image at 2 GiB, 156 MiB of a 4 GiB image, 432 MiB of
+ * the 512 MiB image at 8 GiB, 172 MiB of it without the autotuner (6 % of
+ * 3 GiB per OSD, 5.8 MiB shards).  The model, a full pass before (image.cached
+ * 1, the autotuner's fixed point): within 10 % (its images' objects fall in
+ * other PGs than the real ones: another image id).
+ */
+static void test_cache_lab_capacity(void **state)
+{
+    const struct {
+        const char *size, *target;
+        double real_mib;
+    } cases[] = {{"image.size_gib=0.5", "ceph.osd_memory_target=2147483648", 142},
+                 {"image.size_gib=4", "ceph.osd_memory_target=2147483648", 156},
+                 {"image.size_gib=0.5", "ceph.osd_memory_target=8589934592", 432},
+                 {"image.size_gib=0.5", "ceph.bluestore_cache_autotune=false", 172}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *sets[] = {cases[i].size, cases[i].target, "image.cached=1", "fio.rw=randread",
+                              "fio.iodepth=1", "sim.duration_s=0.05", "sim.warmup_s=0.01", "sim.replications=1"};
+        struct scenario sc;
+        struct cluster *c = simulated("scenarios/lab2.json", NULL, NULL, sets, 8, &sc);
+        double held = 0;
+        for (uint32_t k = 0; k < cluster_n_osds(c); k++)
+            held += (double)cluster_bluestore_perf(c, k)->bluestore_buffer_bytes;
+        held /= 1 << 20;
+        cluster_destroy(c);
+        scenario_free(&sc);
+        if (fabs(held - cases[i].real_mib) > 0.1 * cases[i].real_mib)
+            fail_msg("%s %s: %.1f MiB cached, the real OSDs %.0f", cases[i].size, cases[i].target, held,
+                     cases[i].real_mib);
+    }
+}
+
+/*
+ * Uniform independent reads (norandommap) of N = 4,096 blocks through a
+ * cache of C blocks that evicts its oldest (2Q's warm_in FIFO) hit with
+ * probability C / N once it is full (the independent reference model: for
+ * uniform reads every replacement rule keeps a uniform random C of the N).
+ * C = 1,024 (bluestore_cache_size_ssd 4 MiB, no autotuner, no meta/kv share,
+ * one shard): 0.25; the 0.5 s warm-up fills it (~1,180 reads needed:
+ * N ln(N / (N - C))).  With fio's random map each block is read once per
+ * pass, so once a pass is done (> 4,096 reads in the warm-up) a cache
+ * holding the image hits on every read and reads no device; with
+ * bluestore_default_buffered_read false nothing is kept.
+ */
+static void test_cache_hit_ratio(void **state)
+{
+    const char *lru[] = {"fio.norandommap=1", "ceph.bluestore_cache_autotune=false",
+                         "ceph.bluestore_cache_size_ssd=4194304", "ceph.bluestore_cache_meta_ratio=0",
+                         "ceph.bluestore_cache_kv_ratio=0", "ceph.bluestore_cache_kv_onode_ratio=0",
+                         "ceph.osd_num_cache_shards=1"};
+    struct cache_totals t = run_cache(lru, 7);
+    double ratio = (double)t.hit / (double)(t.hit + t.miss);
+    assert_true(t.hit + t.miss > 3000);
+    assert_int_equal(t.buffers, 1024);
+    if (fabs(ratio - 0.25) > 0.03)
+        fail_msg("hit ratio %.4f over %llu reads, expected C/N = 0.25", ratio, (unsigned long long)(t.hit + t.miss));
+    struct cache_totals all = run_cache((const char *[]){"sim.warmup_s=3"}, 1);
+    assert_true(all.hit > 3000);
+    assert_int_equal(all.miss, 0);
+    assert_int_equal(all.device_reads, 0);
+    assert_int_equal(all.buffers, 4096);
+    struct cache_totals off = run_cache((const char *[]){"sim.warmup_s=3", "ceph.bluestore_default_buffered_read=false"}, 2);
+    assert_int_equal(off.hit, 0);
+    assert_int_equal(off.buffers, 0);
+}
+
+/*
+ * Writes: 50/50 random reads and writes (norandommap) on a cache that holds
+ * the image.  A write drops its block (buffered_write false), so a read hits
+ * when the block's previous access was a read: probability 1/2 once every
+ * block has been accessed (a 10 s warm-up: ~30,000 accesses, so the share
+ * of blocks never touched, (1 - 1/N)^k, is below 0.1 %).  Buffered writes
+ * keep what they write: every read hits.
+ */
+static void test_cache_writes(void **state)
+{
+    const char *mix[] = {"fio.norandommap=1", "fio.rw=randrw", "fio.rwmixread=50", "sim.warmup_s=10", NULL};
+    struct cache_totals drop = run_cache(mix, 4);
+    double r1 = (double)drop.hit / (double)(drop.hit + drop.miss);
+    mix[4] = "ceph.bluestore_default_buffered_write=true";
+    struct cache_totals keep = run_cache(mix, 5);
+    double r2 = (double)keep.hit / (double)(keep.hit + keep.miss);
+    assert_true(drop.hit + drop.miss > 800);
+    if (fabs(r1 - 0.5) > 0.05 || r2 < 0.995)
+        fail_msg("read hit ratio %.3f with writes dropping their blocks (expected 0.5), %.4f buffered (1)", r1, r2);
+}
+
+/*
+ * image.cached: what earlier jobs left.  1 with a cache that holds the image:
+ * every read hits from the first; 0.5: at the start half the blocks, then the
+ * misses join (over the 0.1 s measured after 0.01 s, ~550 reads of 4,096
+ * blocks: 0.5 + 0.5 x ~0.07 mean share read so far, ~0.53).  A cache of a
+ * quarter of the image keeps a quarter however much was read before.
+ */
+static void test_cache_warm_start(void **state)
+{
+    struct cache_totals full = run_cache((const char *[]){"image.cached=1", "sim.warmup_s=0.01", "sim.duration_s=0.1"}, 3);
+    assert_true(full.hit > 300);
+    assert_int_equal(full.miss, 0);
+    struct cache_totals half = run_cache((const char *[]){"image.cached=0.5", "sim.warmup_s=0.01", "sim.duration_s=0.1", "fio.norandommap=1"}, 4);
+    double r = (double)half.hit / (double)(half.hit + half.miss);
+    if (fabs(r - 0.53) > 0.07)
+        fail_msg("hit ratio %.3f with half the image cached, expected ~0.53", r);
+    const char *small[] = {"image.cached=1", "sim.warmup_s=0.01", "sim.duration_s=0.1", "fio.norandommap=1",
+                           "ceph.bluestore_cache_autotune=false", "ceph.bluestore_cache_size_ssd=4194304",
+                           "ceph.bluestore_cache_meta_ratio=0", "ceph.bluestore_cache_kv_ratio=0",
+                           "ceph.bluestore_cache_kv_onode_ratio=0", "ceph.osd_num_cache_shards=1"};
+    /* a read the cache holds skips the device: BlueStore's read_lat falls by
+       the PM983's random read latency (85 us, datasheet typical) */
+    struct cache_totals cold = run_cache((const char *[]){"ceph.bluestore_default_buffered_read=false"}, 1);
+    struct cache_totals warm = run_cache((const char *[]){"image.cached=1"}, 1);
+    assert_int_equal(warm.miss, 0);
+    assert_int_equal(cold.hit, 0);
+    if (fabs(cold.read_lat_us - warm.read_lat_us - 85) > 4)
+        fail_msg("read_lat %.1f us cold, %.1f us from the cache: the difference should be the drive's 85 us",
+                 cold.read_lat_us, warm.read_lat_us);
+    struct cache_totals q = run_cache(small, 10);
+    double rq = (double)q.hit / (double)(q.hit + q.miss);
+    if (fabs(rq - 0.25) > 0.06)
+        fail_msg("hit ratio %.3f with a quarter-image cache after a full pass, expected 0.25", rq);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wal_write_is_sequential),
         cmocka_unit_test(test_deferred_throttle),
+        cmocka_unit_test(test_rocksdb_build_type),
+        cmocka_unit_test(test_cache_size),
+        cmocka_unit_test(test_cache_lab_capacity),
+        cmocka_unit_test(test_cache_hit_ratio),
+        cmocka_unit_test(test_cache_writes),
+        cmocka_unit_test(test_cache_warm_start),
     };
     return cmocka_run_group_tests_name("bluestore", tests, NULL, NULL);
 }

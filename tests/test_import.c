@@ -115,8 +115,10 @@ static void lab_capture(void **state)
     assert_true(has_note(&r, "no profile: CPU 'AMD EPYC'"));
     assert_true(has_note(&r, "epyc-7302p, epyc-75f3, epyc-7742"));
     assert_true(has_note(&r, "no profile: data device vda"));
-    assert_true(has_note(&r, "not modelled: 3 options set on the cluster have no counterpart in the model: "
-                             "bluestore_block_size, osd_memory_target, rbd_clone_copy_on_read"));
+    assert_true(has_note(&r, "not modelled: 2 options set on the cluster have no counterpart in the model: "
+                             "bluestore_block_size, rbd_clone_copy_on_read"));
+    /* the lab's 2 GiB memory target sizes its OSDs' data caches */
+    assert_true(at(s, "ceph", "osd_memory_target")->valuedouble == 2147483648.0);
     assert_true(has_note(&r, "assumed: the workload"));
     assert_true(has_note(&r, "taken: bluestore_debug_enforce_settings=ssd"));
     /* the scenario loads where it is written, its CRUSH map found relative to it */

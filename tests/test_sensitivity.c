@@ -145,6 +145,22 @@ static const struct base bases[] = {
      {SHORT, "cluster.cpu=xeon-gold-6242", "cluster.governor=powersave", "fio.iodepth=4"}},
     /* OSDs confined to CPU sets of 3 threads, at a depth that fills them */
     {"cpuset", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=64", "cluster.osd_cpus=3"}},
+    /* reads over a warm data cache smaller than each OSD's share of the image:
+       its size (autotuned from osd_memory_target, at the floor, or without
+       the autotuner) decides the hits */
+    {"cache", "scenarios/qd1-latency.json",
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=2147483648"}},
+    /* below osd_memory_base + osd_memory_cache_min the caches get the floor,
+       of which Manager::balance keeps 4 chunks (272 MiB) back: a floor above that */
+    {"cache-floor", "scenarios/qd1-latency.json",
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=1073741824",
+      "ceph.osd_memory_cache_min=536870912"}},
+    {"cache-noauto", "scenarios/qd1-latency.json",
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.bluestore_cache_autotune=false"}},
+    /* one full shard whose size the autotuner's balances grow within the run */
+    {"cache-balance", "scenarios/qd1-latency.json",
+     {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=2147483648",
+      "ceph.osd_num_cache_shards=1", "ceph.bluestore_cache_autotune_interval=0.02"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
     {"pernvme", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
@@ -218,6 +234,18 @@ static const struct {
        scope, several OSDs per drive) */
     {"cluster.osd_cpus_smt", {"cpuset"}},
     {"cluster.osd_cpus_scope", {"pernvme"}},
+    /* the data cache's size matters only when reads find things in it */
+    {"ceph.bluestore_cache_autotune", {"cache"}},
+    {"ceph.osd_memory_target", {"cache"}},
+    {"ceph.osd_memory_base", {"cache"}},
+    {"ceph.osd_memory_expected_fragmentation", {"cache"}},
+    {"ceph.osd_memory_cache_min", {"cache-floor"}},
+    {"ceph.bluestore_cache_size_ssd", {"cache-noauto"}},
+    {"ceph.bluestore_cache_meta_ratio", {"cache-noauto"}},
+    {"ceph.bluestore_cache_kv_ratio", {"cache-noauto"}},
+    {"ceph.bluestore_cache_kv_onode_ratio", {"cache-noauto"}},
+    {"ceph.osd_num_cache_shards", {"cache"}},
+    {"ceph.bluestore_cache_autotune_interval", {"cache-balance"}},
     /* the driver decides only what powersave does */
     {"hw.cpu.scaling_driver", {"intel-powersave"}},
 };

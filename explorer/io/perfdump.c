@@ -118,6 +118,10 @@ static cJSON *bluestore_section(const struct bluestore_perf *b)
     perfdump_add_time(s, "read_lat", &b->read_lat);
     add_u64(s, "deferred_write_ops", b->deferred_write_ops);
     add_u64(s, "deferred_write_bytes", b->deferred_write_bytes);
+    add_u64(s, "bluestore_buffers", b->bluestore_buffers);
+    add_u64(s, "bluestore_buffer_bytes", b->bluestore_buffer_bytes);
+    add_u64(s, "bluestore_buffer_hit_bytes", b->bluestore_buffer_hit_bytes);
+    add_u64(s, "bluestore_buffer_miss_bytes", b->bluestore_buffer_miss_bytes);
     add_u64(s, "bluestore_write_big", b->bluestore_write_big);
     add_u64(s, "bluestore_write_big_bytes", b->bluestore_write_big_bytes);
     add_u64(s, "bluestore_write_small", b->bluestore_write_small);

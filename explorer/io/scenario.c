@@ -95,6 +95,10 @@ const struct param_def scenario_image_params[] = {
      "objects of a plain or flattened image written before the run (1 = prefilled, as benchmarks do; 0 = a fresh "
      "image): a never-written object does not exist, so a read of it costs no device I/O (BlueStore has no "
      "extent: -ENOENT, zeros) or, with the object map, no OSD op at all (ObjectReadRequest)"},
+    {"cached", PARAM_DOUBLE, IM(cached), 0, 1, 0, NULL, NULL, "fraction",
+     "share of the image's data in its primaries' BlueStore data caches when the job starts (0 = cold, as after "
+     "a prefill with bluestore_default_buffered_write false; 1 = after a full read pass), capped by each OSD's "
+     "cache size: what earlier jobs left there"},
     {"size_gib", PARAM_DOUBLE, IM(size_gib), 0.004, 1048576, 10, NULL, NULL, "GiB",
      "image size (object state is created on first touch: any size sets up at once)"},
     {"order", PARAM_INT, IM(order), 12, 26, 22, NULL, NULL, "log2 bytes", "object size 1 << order (rbd_default_order 22 = 4 MiB)"},
@@ -975,6 +979,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     im->copied_up = sc->image.copied_up;
     im->parent_written = sc->image.parent_written;
     im->written = sc->image.written;
+    im->cached = sc->image.cached;
     im->size_bytes = (uint64_t)llround(sc->image.size_gib * 1073741824.0);
     im->order = (uint32_t)sc->image.order;
     im->exclusive_lock = sc->image.exclusive_lock;

@@ -56,6 +56,7 @@ struct scenario_image {
     double copied_up;
     double parent_written;
     double written;       /* fraction of a plain/flattened image's objects written before the run */
+    double cached;        /* fraction of the data in the primaries' BlueStore caches at start */
     double size_gib;
     int64_t order;
     bool exclusive_lock, object_map;

@@ -183,6 +183,7 @@ struct rep_result {
     double client_cpu_us, osd_cpu_us;
     double events, wall_s;
     double lock_releases, lock_blocked, lock_wait_us;
+    double cache_hit_bytes, cache_miss_bytes; /* BlueStore data cache, reads, all OSDs */
 };
 
 /* IOPS, bandwidth and clat percentiles of I/Os counted in h over secs. */
@@ -238,6 +239,11 @@ static void collect(struct cluster *c, struct rep_result *r)
         r->op_r += (double)p->op_r.count;
         r->op_w += (double)p->op_w.count;
         r->op_rw += (double)p->op_rw.count;
+        const struct bluestore_perf *bp = cluster_bluestore_perf(c, i);
+        if (bp) {
+            r->cache_hit_bytes += (double)bp->bluestore_buffer_hit_bytes;
+            r->cache_miss_bytes += (double)bp->bluestore_buffer_miss_bytes;
+        }
     }
     uint64_t n;
     double st[STAGE_COUNT];
@@ -529,6 +535,7 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
     sum->replications = reps;
     sum->ddir = ddir;
     double ops = 0, wakeups = 0, wake_us = 0, client_cpu = 0, osd_cpu = 0, blocked = 0, blocked_us = 0;
+    double cache_hit = 0, cache_read = 0;
     for (int k = 0; k < reps; k++) {
         sum->lock_handovers += r[k].lock_releases / reps;
         blocked += r[k].lock_blocked;
@@ -550,7 +557,10 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
         wake_us += r[k].wake_us_total;
         client_cpu += r[k].client_cpu_us;
         osd_cpu += r[k].osd_cpu_us;
+        cache_hit += r[k].cache_hit_bytes;
+        cache_read += r[k].cache_hit_bytes + r[k].cache_miss_bytes;
     }
+    sum->read_cache_hit = cache_read ? cache_hit / cache_read : -1;
     sum->client_cpu_us_per_op = ops ? client_cpu / ops : 0;
     sum->osd_cpu_us_per_op = ops ? osd_cpu / ops : 0;
     sum->wakeups_per_op = ops ? wakeups / ops : 0;
@@ -646,6 +656,8 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON_AddNumberToObject(j, "osd_cpu_us_per_op", s->osd_cpu_us_per_op);
     cJSON_AddNumberToObject(j, "lock_handovers", s->lock_handovers);
     cJSON_AddNumberToObject(j, "lock_wait_mean_us", s->lock_wait_mean_us);
+    if (s->read_cache_hit >= 0)
+        cJSON_AddNumberToObject(j, "read_cache_hit", s->read_cache_hit);
     return j;
 }
 
@@ -675,6 +687,9 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
+    if (s->read_cache_hit >= 0)
+        fprintf(f, "  BlueStore data cache: %.1f%% of the bytes read found there (bluestore_buffer_hit_bytes)\n",
+                100 * s->read_cache_hit);
     if (s->lock_handovers > 0)
         fprintf(f, "  exclusive lock: %.0f hand-overs between clients (whole run), a held-back write waited %.1f us\n",
                 s->lock_handovers, s->lock_wait_mean_us);

@@ -44,6 +44,7 @@ struct run_summary {
     double events_per_op;
     double lock_handovers;       /* exclusive-lock releases to a peer, whole run, mean per replication */
     double lock_wait_mean_us;    /* mean wait of a write the exclusive-lock layer held back */
+    double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
 };
 
 /* 0 when dir may receive a run: absent, empty, or a run directory cephsim

@@ -20,11 +20,33 @@
  *    deferred txc holds bluestore_throttle_deferred_bytes from queue time
  *    until its deferred write is done (BlueStoreThrottle);
  *  - the WAL append is a sequential write, data and deferred writes random;
- *    a read at the address the OSD gives (store_txc.read_addr) is sequential
+ *    a read at the address the OSD gives (store_txc.addr) is sequential
  *    when it follows on from the device's previous read;
  *  - RocksDB memtable flushes and compactions cost CPU on their own threads
  *    (bluestore_rocksdb_options max_background_compactions=2), in proportion
  *    to the committed txcs: they compete for cores but are off the commit path.
+ *  - the data cache (BlueStore::BufferSpace buffers in the cache shards),
+ *    as 16.2.15 does it (measured: tests/data/lab3/NOTES.md): with
+ *    bluestore_default_buffered_read a read leaves its 4 KiB blocks in its
+ *    PG's cache shard (_do_read -> BufferSpace::did_read), a write drops the
+ *    blocks it covers unless bluestore_default_buffered_write
+ *    (Buffer::FLAG_NOCACHE, _finish_write); a read found there costs no
+ *    device I/O.  A PG's shard is ps % osd_num_cache_shards (32 from 15.2;
+ *    before, the OSD's op shards: OSD::init set_cache_shards); each shard
+ *    holds at most the data cache's committed bytes / shards
+ *    (MempoolThread::_resize_shards) and, being 2Q's warm_in, evicts the
+ *    oldest first (a hit does not move a block).  Committed bytes: the
+ *    autotuner (bluestore_cache_autotune) has tuned_mem = (1 -
+ *    osd_memory_expected_fragmentation) x osd_memory_target - osd_memory_base
+ *    (at least osd_memory_cache_min), keeps 4 x get_chunk(1) back, and every
+ *    bluestore_cache_autotune_interval gives the data cache what it holds
+ *    plus its ratio (1 - meta - kv - kv_onode: 0.06 in 16.2) of the rest,
+ *    plus get_chunk's 64 MiB (PriorityCache::Manager::balance); so the cache
+ *    grows only as fast as it fills.  Without the autotuner: the ratio x
+ *    bluestore_cache_size_ssd.  Left out: the other caches' own requests
+ *    (onodes: a few MB for RBD), 2Q's hot list for blocks read again after
+ *    eviction, and tcmalloc's tune_memory (Debian's build has none: tuned_mem
+ *    stays at its maximum, as modelled).
  * Simplifications: RocksDB flush/compaction is CPU only (no device I/O, no
  * write stalls), no BlueFS log, no allocator fragmentation; a 4 KiB-aligned write never needs a read.
  */
@@ -35,9 +57,45 @@
 #include <string.h>
 
 #include "err.h"
+#include "idmap.h"
 
+/* A 4 KiB block the data cache knows: on its shard's FIFO while cached. */
+struct cache_blk {
+    struct cache_blk *prev, *next;
+    uint32_t shard;
+    bool cached;
+};
+
+#define CACHE_BLOCK_SHIFT 12
+#define WARM_SCALE 4294967296.0 /* a block of the warm set: hash32 < its shard's warm_thr */
+
+/* One cache shard (BufferCacheShard): the PGs whose ps % shards is its index. */
+struct cache_shard {
+    struct cache_blk fifo;      /* sentinel: fifo.next is the newest */
+    uint64_t listed;            /* blocks on the FIFO */
+    uint64_t warm_live;         /* blocks of the warm set still cached (older than the FIFO's) */
+    double warm_thr, warm_step; /* the warm set's hash threshold, and its fall per block evicted */
+};
+
+/*
+ * The data cache at 4 KiB granularity.  Blocks read or written in the run
+ * are entries (created on first touch, never freed: bounded by the I/Os
+ * simulated); the blocks earlier jobs left (image.cached) are a hashed share
+ * of each shard's primary data, the oldest of its shard.
+ */
+struct data_cache {
+    struct idmap blocks;        /* block key -> struct cache_blk */
+    struct cache_shard *shards;
+    uint32_t n_shards;
+    uint64_t shard_cap;         /* blocks per shard: committed / shards */
+    uint64_t held;              /* blocks cached, all shards */
+    struct bluestore_cache_size size;
+    bool balancing;             /* the autotuner's periodic balance is scheduled */
+};
 struct bluestore {
     struct store_env env;
+    struct data_cache cache;
+    double rocksdb_cpu;             /* RocksDB's CPU per unit of the cost table: 1, or 3 unoptimised */
     struct nvme_dev *dev;
     struct cpu_pool aio, kv_sync, kv_final;
     struct cpu_pool rocksdb_bg;     /* RocksDB flush/compaction threads */
@@ -63,11 +121,261 @@ static inline struct sim *bs_sim(const struct bluestore *bs) { return bs->env.s;
 /* The CPU cost of a stage including gathered logging. */
 static inline double stage(const struct bluestore *bs, double us) { return us + bs->env.log_cost_us; }
 
+/* PriorityCache::get_chunk as 16.2.15 has it (fitted to its counters to the
+   byte, tests/data/lab3): 64 MiB more, rounded up to a chunk of
+   nextpow2(tuned_mem) / 256 within [4, 32] MiB. */
+static double get_chunk(double bytes, double tuned_mem)
+{
+    double chunk = 1;
+    while (chunk < tuned_mem)
+        chunk *= 2;
+    chunk /= 256;
+    if (chunk < 4.0 * (1 << 20))
+        chunk = 4.0 * (1 << 20);
+    if (chunk > 32.0 * (1 << 20))
+        chunk = 32.0 * (1 << 20);
+    return ceil((bytes + 64.0 * (1 << 20)) / chunk) * chunk;
+}
+
+void bluestore_cache_size_init(struct bluestore_cache_size *z, const struct ceph_options *o)
+{
+    memset(z, 0, sizeof *z);
+    z->ratio = 1.0 - o->bluestore_cache_meta_ratio - o->bluestore_cache_kv_ratio - o->bluestore_cache_kv_onode_ratio;
+    if (z->ratio < 0)
+        z->ratio = 0;
+    z->autotune = o->bluestore_cache_autotune;
+    if (!z->autotune) {
+        z->committed = z->ratio * (double)o->bluestore_cache_size_ssd;
+        return;
+    }
+    double limited = (1.0 - o->osd_memory_expected_fragmentation) * (double)o->osd_memory_target;
+    double base = (double)o->osd_memory_base, min = (double)o->osd_memory_cache_min;
+    z->tuned_mem = limited > base + min ? limited - base : min;
+    /* Manager::balance keeps a chunk back per cache (kv, meta, data, kv_onode) */
+    z->mem_avail = z->tuned_mem - 4 * get_chunk(1, z->tuned_mem);
+    if (z->mem_avail < 0)
+        z->mem_avail = 0;
+    z->committed = bluestore_cache_committed(z, 0);
+}
+
+double bluestore_cache_committed(const struct bluestore_cache_size *z, double held_bytes)
+{
+    if (!z->autotune)
+        return z->committed;
+    if (z->ratio <= 0)
+        return 0;
+    /* PRI1: what it holds (the other caches' requests left out); LAST: its
+       ratio of the rest; committed: get_chunk of the sum */
+    double held = held_bytes < z->mem_avail ? held_bytes : z->mem_avail;
+    return get_chunk(held + z->ratio * (z->mem_avail - held), z->tuned_mem);
+}
+
+static inline uint32_t block_hash32(uint64_t key)
+{
+    /* splitmix64's finaliser: which blocks form the warm set */
+    key += 0x9e3779b97f4a7c15ull;
+    key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ull;
+    key = (key ^ (key >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)((key ^ (key >> 31)) >> 32);
+}
+
+static void cache_gauges(struct bluestore *bs)
+{
+    bs->perf.bluestore_buffers = bs->cache.held;
+    bs->perf.bluestore_buffer_bytes = bs->cache.held << CACHE_BLOCK_SHIFT;
+}
+
+static void fifo_unlink(struct data_cache *dc, struct cache_blk *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+    b->cached = false;
+    dc->shards[b->shard].listed--;
+    dc->held--;
+}
+
+static void fifo_push(struct data_cache *dc, struct cache_blk *b, uint32_t shard)
+{
+    struct cache_shard *sh = &dc->shards[shard];
+    b->shard = shard;
+    b->prev = &sh->fifo;
+    b->next = sh->fifo.next;
+    sh->fifo.next->prev = b;
+    sh->fifo.next = b;
+    b->cached = true;
+    sh->listed++;
+    dc->held++;
+}
+
+/* Make room for one block in a shard: the warm set's first (it is older), else the FIFO's oldest. */
+static void shard_evict_one(struct data_cache *dc, struct cache_shard *sh)
+{
+    if (sh->warm_live) {
+        sh->warm_live--;
+        dc->held--;
+        sh->warm_thr = sh->warm_thr > sh->warm_step ? sh->warm_thr - sh->warm_step : 0;
+    } else if (sh->listed) {
+        fifo_unlink(dc, sh->fifo.prev);
+    }
+}
+
+static bool in_warm_set(const struct cache_shard *sh, uint64_t key)
+{
+    return sh->warm_live && (double)block_hash32(key) < sh->warm_thr;
+}
+
+/* Is the block cached?  (2Q's warm_in: a hit leaves it where it is.) */
+static bool cache_lookup(struct data_cache *dc, uint64_t key, uint32_t shard)
+{
+    struct cache_blk *b = idmap_find(&dc->blocks, key);
+    if (b)
+        return b->cached;
+    return in_warm_set(&dc->shards[shard], key);
+}
+
+static void cache_balance(struct sim *s, void *obj, uint64_t arg);
+
+static void cache_insert(struct bluestore *bs, uint64_t key, uint32_t shard)
+{
+    struct data_cache *dc = &bs->cache;
+    if (!dc->shard_cap)
+        return;
+    struct cache_shard *sh = &dc->shards[shard];
+    struct cache_blk *b = idmap_get(&dc->blocks, key, NULL);
+    if (b->cached)
+        return; /* read again while cached: stays where it is */
+    if (in_warm_set(sh, key)) {
+        /* known from now on; it leaves the warm set for the FIFO's front */
+        sh->warm_live--;
+        dc->held--;
+    }
+    while (sh->listed + sh->warm_live >= dc->shard_cap && (sh->listed || sh->warm_live))
+        shard_evict_one(dc, sh);
+    fifo_push(dc, b, shard);
+    /* the autotuner's balance runs while there is something to balance */
+    if (dc->size.autotune && !dc->balancing) {
+        dc->balancing = true;
+        sim_schedule(bs->env.s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
+    }
+}
+
+static void cache_drop(struct data_cache *dc, uint64_t key, uint32_t shard)
+{
+    struct cache_blk *b = idmap_find(&dc->blocks, key);
+    if (b) {
+        if (b->cached)
+            fifo_unlink(dc, b);
+    } else if (in_warm_set(&dc->shards[shard], key)) {
+        dc->shards[shard].warm_live--;
+        dc->held--;
+        b = idmap_get(&dc->blocks, key, NULL); /* known now, and not cached */
+        b->shard = shard;
+    }
+}
+
+/* Each shard's limit from the committed bytes; a shard over it sheds its oldest. */
+static void cache_resize(struct bluestore *bs)
+{
+    struct data_cache *dc = &bs->cache;
+    dc->shard_cap = (uint64_t)(dc->size.committed / dc->n_shards) >> CACHE_BLOCK_SHIFT;
+    for (uint32_t i = 0; i < dc->n_shards; i++)
+        while (dc->shards[i].listed + dc->shards[i].warm_live > dc->shard_cap)
+            shard_evict_one(dc, &dc->shards[i]);
+    cache_gauges(bs);
+}
+
+/* PriorityCache::Manager::balance, every bluestore_cache_autotune_interval. */
+static void cache_balance(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    struct data_cache *dc = &bs->cache;
+    dc->size.committed = bluestore_cache_committed(&dc->size, (double)(dc->held << CACHE_BLOCK_SHIFT));
+    cache_resize(bs);
+    sim_schedule(s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
+}
+
+/* A write on the primary: the blocks it covers leave the cache, or with
+   buffered writes join it. */
+static void cache_write(struct bluestore *bs, const struct store_txc *t)
+{
+    struct data_cache *dc = &bs->cache;
+    bool buffered = bs->env.opt->bluestore_default_buffered_write;
+    if (!t->cached_extent || !t->len || (!dc->held && !buffered))
+        return;
+    uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
+    for (uint64_t k = first; k <= last; k++) {
+        if (buffered)
+            cache_insert(bs, k, t->cache_shard);
+        else
+            cache_drop(dc, k, t->cache_shard);
+    }
+    cache_gauges(bs);
+}
+
+/*
+ * image.cached: before the run each shard holds that share of its primary
+ * blocks (shard_blocks[i]), as much as fits.  The committed size is the
+ * autotuner's fixed point for what the shards then hold (the balances of a
+ * cache filled before: committed = held + ratio x the rest + 64 MiB).
+ */
+static void bluestore_warm_cache(void *store, double fraction, const uint64_t *shard_blocks)
+{
+    struct bluestore *bs = store;
+    struct data_cache *dc = &bs->cache;
+    if (fraction <= 0 || dc->size.ratio <= 0)
+        return;
+    for (int it = 0; it < 200 && dc->size.autotune; it++) {
+        double cap = (double)((uint64_t)(dc->size.committed / dc->n_shards) >> CACHE_BLOCK_SHIFT), held = 0;
+        for (uint32_t i = 0; i < dc->n_shards; i++) {
+            double want = fraction * (double)shard_blocks[i];
+            held += want < cap ? want : cap;
+        }
+        double next = bluestore_cache_committed(&dc->size, held * (1 << CACHE_BLOCK_SHIFT));
+        if (next <= dc->size.committed)
+            break;
+        dc->size.committed = next;
+    }
+    cache_resize(bs);
+    for (uint32_t i = 0; i < dc->n_shards; i++) {
+        struct cache_shard *sh = &dc->shards[i];
+        if (!shard_blocks[i])
+            continue;
+        double share = fraction;
+        if (share * (double)shard_blocks[i] > (double)dc->shard_cap)
+            share = (double)dc->shard_cap / (double)shard_blocks[i];
+        sh->warm_live = (uint64_t)(share * (double)shard_blocks[i]);
+        sh->warm_thr = share * WARM_SCALE;
+        sh->warm_step = WARM_SCALE / (double)shard_blocks[i];
+        dc->held += sh->warm_live;
+    }
+    if (dc->held && dc->size.autotune && !dc->balancing) {
+        dc->balancing = true;
+        sim_schedule(bs->env.s, (sim_time_t)(bs->env.opt->bluestore_cache_autotune_interval * 1e9), cache_balance, bs, 0);
+    }
+    cache_gauges(bs);
+}
+
+uint32_t bluestore_cache_shards(const struct ceph_options *o)
+{
+    /* 0: the op shards, as before 15.2 (OSD::init: set_cache_shards(get_num_op_shards())) */
+    return o->osd_num_cache_shards ? (uint32_t)o->osd_num_cache_shards : (uint32_t)o->osd_op_num_shards_ssd;
+}
+
 static void *bluestore_create(const struct store_env *env)
 {
     struct bluestore *bs = sim_xcalloc(1, sizeof *bs);
     bs->env = *env;
     bs->dev = env->dev;
+    idmap_init(&bs->cache.blocks, sizeof(struct cache_blk), 4096);
+    bs->cache.n_shards = bluestore_cache_shards(env->opt);
+    bs->cache.shards = sim_xcalloc(bs->cache.n_shards, sizeof *bs->cache.shards);
+    for (uint32_t i = 0; i < bs->cache.n_shards; i++)
+        bs->cache.shards[i].fifo.next = bs->cache.shards[i].fifo.prev = &bs->cache.shards[i].fifo;
+    bluestore_cache_size_init(&bs->cache.size, env->opt);
+    bs->cache.shard_cap = (uint64_t)(bs->cache.size.committed / bs->cache.n_shards) >> CACHE_BLOCK_SHIFT;
+    /* an unoptimised RocksDB (CMAKE_BUILD_TYPE None): its code ~3x slower, as
+       its compactions were before and after the fix (ceph.io 2024) */
+    bs->rocksdb_cpu = env->opt->rocksdb_build_type == ROCKSDB_BUILD_NONE ? 3.0 : 1.0;
     struct cpu_host *h = env->host;
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
@@ -89,6 +397,8 @@ static void bluestore_destroy(void *store)
     cpu_pool_fini(&bs->kv_sync);
     cpu_pool_fini(&bs->kv_final);
     cpu_pool_fini(&bs->rocksdb_bg);
+    idmap_fini(&bs->cache.blocks);
+    free(bs->cache.shards);
     free(bs);
 }
 
@@ -100,7 +410,7 @@ static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uin
 static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t n)
 {
     struct bluestore *bs = obj;
-    cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc, rocksdb_bg_done, bs, 0);
+    cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc * bs->rocksdb_cpu, rocksdb_bg_done, bs, 0);
 }
 
 /* ---- kv_sync / kv_final ---- */
@@ -272,7 +582,7 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
 {
     bs->t_submit = sim_now(s) + syscall_ns; /* the flush syscall first, then the submits */
-    double cost = bs->env.cost->bluestore_kv_sync_us + bs->batch_n * bs->env.cost->bluestore_kv_submit_us;
+    double cost = (bs->env.cost->bluestore_kv_sync_us + bs->batch_n * bs->env.cost->bluestore_kv_submit_us) * bs->rocksdb_cpu;
     cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 
@@ -438,6 +748,8 @@ static void bluestore_queue_transaction(void *store, struct cpu_thread *th, stru
     t->io_done = false;
     t->data_bytes = t->deferred_bytes = 0;
     uint32_t aios = 0;
+    if (data_bytes)
+        cache_write(bs, t);
     if (data_bytes) {
         /* _do_write: small/unaligned overwrites and writes <= prefer_deferred_size
            are deferred (WAL); aligned writes are new allocations (_do_write_big) */
@@ -477,6 +789,13 @@ static void read_io_done(struct sim *s, void *obj, uint64_t arg)
 {
     struct store_txc *t = obj;
     struct bluestore *bs = t->store;
+    /* _do_read: what came from the device stays in the cache (bc.did_read) */
+    if (t->cached_extent && bs->env.opt->bluestore_default_buffered_read && t->len) {
+        uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + t->len - 1) >> CACHE_BLOCK_SHIFT;
+        for (uint64_t k = first; k <= last; k++)
+            cache_insert(bs, k, t->cache_shard);
+        cache_gauges(bs);
+    }
     cpu_exec(t->th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
 }
 
@@ -486,8 +805,27 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
     t->store = bs;
     t->th = th;
     t->t_start = sim_now(bs_sim(bs));
+    /* _do_read: the blocks the cache holds (bc.read), the rest from the device */
+    uint64_t missing = bytes;
+    if (t->cached_extent && bytes) {
+        struct data_cache *dc = &bs->cache;
+        uint64_t first = t->addr >> CACHE_BLOCK_SHIFT, last = (t->addr + bytes - 1) >> CACHE_BLOCK_SHIFT;
+        uint64_t held = 0;
+        if (dc->held)
+            for (uint64_t k = first; k <= last; k++)
+                held += cache_lookup(dc, k, t->cache_shard);
+        uint64_t blocks = last - first + 1;
+        missing = held == blocks ? 0 : bytes - (bytes * held) / blocks;
+        bs->perf.bluestore_buffer_hit_bytes += bytes - missing;
+        bs->perf.bluestore_buffer_miss_bytes += missing;
+        t->len = missing ? bytes : 0; /* what read_io_done puts in the cache */
+    }
+    if (!missing) {
+        cpu_exec(th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, (uint64_t)(uintptr_t)cont);
+        return;
+    }
     /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
-    nvme_read_at(bs->dev, t->read_addr, (uint32_t)bytes, read_io_done, t, (uint64_t)(uintptr_t)cont);
+    nvme_read_at(bs->dev, t->addr, (uint32_t)missing, read_io_done, t, (uint64_t)(uintptr_t)cont);
 }
 
 static void bluestore_reset_stats(void *store)
@@ -496,6 +834,7 @@ static void bluestore_reset_stats(void *store)
     struct perf_throttle tb = bs->perf.throttle_bytes;
     memset(&bs->perf, 0, sizeof bs->perf);
     bs->perf.throttle_bytes = (struct perf_throttle){.val = tb.val, .max = tb.max}; /* gauges stay */
+    cache_gauges(bs);
 }
 
 static const struct bluestore_perf *bluestore_perf_of(const void *store)
@@ -509,6 +848,7 @@ const struct store_ops bluestore_ops = {
     .destroy = bluestore_destroy,
     .queue_transaction = bluestore_queue_transaction,
     .read = bluestore_read,
+    .warm_cache = bluestore_warm_cache,
     .reset_stats = bluestore_reset_stats,
     .bluestore_perf = bluestore_perf_of,
 };

@@ -10,4 +10,18 @@
 
 extern const struct store_ops bluestore_ops;
 
+/* The data cache's size (bytes): the autotuner's budget and what it commits. */
+struct bluestore_cache_size {
+    bool autotune;
+    double ratio;       /* the data cache's share: 1 - meta - kv - kv_onode ratios */
+    double tuned_mem;   /* autotune: the caches' memory */
+    double mem_avail;   /* autotune: what Manager::balance hands out */
+    double committed;   /* the data cache's size now (empty: its ratio of mem_avail + 64 MiB) */
+};
+void bluestore_cache_size_init(struct bluestore_cache_size *z, const struct ceph_options *o);
+/* The committed size a balance gives a data cache holding held_bytes. */
+double bluestore_cache_committed(const struct bluestore_cache_size *z, double held_bytes);
+/* The data cache's shards: osd_num_cache_shards, or the op shards (0, before 15.2). */
+uint32_t bluestore_cache_shards(const struct ceph_options *o);
+
 #endif

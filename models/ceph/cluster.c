@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bluestore.h"
 #include "cluster-internal.h"
 #include "err.h"
 #include "librbd.h"
@@ -419,6 +420,53 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
 
     if (images_create(c, err) < 0)
         goto fail;
+    /* image.cached: what earlier jobs left in each primary's data cache, as a
+       share of the data (images and parent) it is primary for */
+    if (spec->image.cached > 0) {
+        uint64_t blocks = (uint64_t)c->n_images * (spec->image.size_bytes >> 12);
+        if (spec->image.kind == IMAGE_CLONE)
+            blocks += spec->image.size_bytes >> 12;
+        /* each OSD's primary blocks per cache shard (a PG's: ps % shards): the
+           objects that exist, each in its PG, as long as there are at most
+           2^20 of them to place; beyond, the blocks spread evenly over the PGs
+           (the lumps of a few objects per PG matter only for small images) */
+        uint32_t n_shards = bluestore_cache_shards(&spec->ceph);
+        uint64_t *per = sim_xcalloc((size_t)c->n_osds * n_shards, sizeof *per);
+        uint64_t objects = 0;
+        for (uint32_t i = 0; i < c->n_images; i++)
+            objects += c->images[i].n_objects;
+        if (spec->image.kind == IMAGE_CLONE)
+            objects += c->parent.n_objects;
+        if (objects <= 1u << 20) {
+            for (uint32_t i = 0; i <= c->n_images; i++) {
+                const struct image *img = i < c->n_images ? &c->images[i] : &c->parent;
+                if (i == c->n_images && spec->image.kind != IMAGE_CLONE)
+                    break;
+                uint64_t obj_blocks = img->object_size >> 12;
+                for (uint64_t k = 0; k < img->n_objects; k++) {
+                    bool exists = img == &c->parent ? true
+                                  : img->spec.kind == IMAGE_CLONE ? copied_up_before(img, k)
+                                                                  : written_before(img, k);
+                    if (!exists)
+                        continue;
+                    uint32_t pg = cluster_object_pg(c, img, k);
+                    per[(size_t)c->acting[(size_t)pg * spec->pool_size] * n_shards + pg % n_shards] += obj_blocks;
+                }
+            }
+        } else {
+            double per_pg = (double)blocks / spec->pg_num;
+            for (uint32_t pg = 0; pg < spec->pg_num; pg++)
+                per[(size_t)c->acting[(size_t)pg * spec->pool_size] * n_shards + pg % n_shards] += 1;
+            for (size_t k = 0; k < (size_t)c->n_osds * n_shards; k++)
+                per[k] = (uint64_t)((double)per[k] * per_pg);
+        }
+        for (uint32_t i = 0; i < c->n_osds; i++) {
+            struct osd *o = &c->osds[i];
+            if (o->store_ops->warm_cache)
+                o->store_ops->warm_cache(o->store, spec->image.cached, per + (size_t)i * n_shards);
+        }
+        free(per);
+    }
 
     /* fio's rbd engine opens its own rados connection and image in every job
        thread (numjobs clones included): one client (librbd instance) each */
@@ -833,6 +881,7 @@ void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd
     const struct osd *o = &c->osds[osd];
     *out = (struct cluster_osd_stats){
         .device_utilisation = nvme_utilisation(&o->dev),
+        .device_reads = o->dev.reads,
         .device_writes = o->dev.writes,
         .device_flushes = o->dev.flushes,
     };

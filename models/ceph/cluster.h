@@ -42,6 +42,7 @@ struct image_spec {
     double copied_up;     /* fraction of clone objects already copied up at start */
     double parent_written; /* share of each parent object holding data, from offset 0 */
     double written;       /* plain/flattened: fraction of objects written before the run */
+    double cached;        /* fraction of the data blocks in their primary's BlueStore data cache at start */
     uint64_t size_bytes;
     uint32_t order;       /* object size = 1 << order (rbd_default_order 22) */
     bool exclusive_lock, object_map; /* object_map is only used with exclusive_lock */
@@ -220,7 +221,7 @@ struct cluster_host_stats {
 };
 struct cluster_osd_stats {
     double device_utilisation;
-    uint64_t device_writes, device_flushes;
+    uint64_t device_reads, device_writes, device_flushes;
     uint64_t txcs, kv_batches;      /* BlueStore transactions and kv_sync batches */
 };
 void cluster_stats(const struct cluster *c, struct cluster_stats *out);

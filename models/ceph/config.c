@@ -19,6 +19,7 @@
 
 static const char *const op_queue_names[] = {"wpq", "mclock_scheduler", NULL};
 static const char *const scheduler_names[] = {"none", "simple", NULL};
+static const char *const rocksdb_build_names[] = {"RelWithDebInfo", "None", NULL};
 static const char *const lock_rule_names[] = {"release", "excl_if_read", "excl_if_read_data", NULL};
 
 #define I(name, lo, hi, d, unit, help) \
@@ -44,6 +45,29 @@ const struct param_def ceph_option_params[] = {
     I(bluestore_throttle_bytes, 0, 1LL << 40, 64LL << 20, "bytes", "txc bytes until KV commit (BlueStore::throttle); default 64 MiB"),
     I(bluestore_throttle_deferred_bytes, 0, 1LL << 40, 128LL << 20, "bytes", "deferred bytes until deferred IO done; default 128 MiB"),
     I(bluestore_throttle_cost_per_io_ssd, 0, 1 << 24, 4000, "bytes", "txc cost per IO (_txc_calc_cost); default 4000"),
+    B(bluestore_default_buffered_read, 1, "a read's data stays in the OSD's data cache (BlueStore::_do_read: bc.did_read); default true since 12.2"),
+    B(bluestore_default_buffered_write, 0, "a write's data stays in the data cache; false (default since 12.2): the write drops the cached range (Buffer::FLAG_NOCACHE)"),
+    B(bluestore_cache_autotune, 1, "the PriorityCache autotuner sizes the caches from osd_memory_target (12.2.9+, default true; absent, i.e. false, before 12.2.9)"),
+    I(osd_memory_target, 1LL << 26, 1LL << 42, 4LL << 30, "bytes", "OSD memory the autotuner aims at (12.2.9+); default 4 GiB"),
+    I(osd_memory_base, 0, 1LL << 40, 768LL << 20, "bytes", "memory an OSD needs besides its caches (autotune); default 768 MiB"),
+    I(osd_memory_cache_min, 0, 1LL << 40, 128LL << 20, "bytes", "the autotuner's floor for the caches; default 128 MiB"),
+    {"osd_memory_expected_fragmentation", PARAM_DOUBLE, OPT(osd_memory_expected_fragmentation), 0, 1, 0.15, NULL,
+     NULL, "ratio", "heap fragmentation the autotuner allows for; default 0.15"},
+    I(bluestore_cache_size_ssd, 0, 1LL << 42, 3LL << 30, "bytes", "cache size without the autotuner; default 3 GiB"),
+    {"bluestore_cache_meta_ratio", PARAM_DOUBLE, OPT(bluestore_cache_meta_ratio), 0, 1, 0.45, NULL, NULL, "ratio",
+     "onode cache share (the data cache has 1 - meta - kv - kv_onode); 0.45 from 16.2, 0.4 in 12.2.9-15.2, 0.01 before 12.2.9 (set by ceph.release)"},
+    {"bluestore_cache_kv_ratio", PARAM_DOUBLE, OPT(bluestore_cache_kv_ratio), 0, 1, 0.45, NULL, NULL, "ratio",
+     "RocksDB block cache share; 0.45 from 16.2, 0.4 in 12.2.9-15.2, 0.99 before 12.2.9 (set by ceph.release)"},
+    {"bluestore_cache_kv_onode_ratio", PARAM_DOUBLE, OPT(bluestore_cache_kv_onode_ratio), 0, 1, 0.04, NULL, NULL,
+     "ratio", "RocksDB onode column family block cache share; 0.04 from 16.2, absent (0) before (set by ceph.release)"},
+    I(osd_num_cache_shards, 0, 1024, 32, "count", "BlueStore cache shards: a PG uses shard ps % shards and holds at most the data cache / shards; 32 from 15.2, 0 = the op shards (before 15.2: OSD::init set_cache_shards(get_num_op_shards())) (set by ceph.release)"),
+    {"bluestore_cache_autotune_interval", PARAM_DOUBLE, OPT(bluestore_cache_autotune_interval), 0.01, 3600, 5, NULL,
+     NULL, "s", "seconds between the autotuner's balances: the data cache grows by what it holds plus its ratio of the rest each time; default 5"},
+    {"rocksdb_build_type", PARAM_ENUM, OPT(rocksdb_build_type), 0, 0, 0, NULL, rocksdb_build_names, NULL,
+     "CMAKE_BUILD_TYPE the OSD's RocksDB was built with: RelWithDebInfo (RPMs, containers, source builds, Canonical's "
+     "Ubuntu packages) or None, unoptimised: download.ceph.com's Debian/Ubuntu packages until the BuildRocksDB.cmake "
+     "fix (PR 54918) reached 16.2.15, 17.2.8 and 18.2.4; RocksDB's CPU (kv_sync submits, flushes, compaction) x3 "
+     "(compaction ~3x faster once fixed, 4K randwrite up to 2x: ceph.io 2024 '1 TiB/s', 'Silver bullet')"},
     I(debug_osd, 0, 30, 5, "level", "gather level of debug_osd (default 1/5 -> 5); 0 = logging off"),
     I(debug_ms, 0, 30, 0, "level", "gather level of debug_ms (default 0/0)"),
     I(debug_bluestore, 0, 30, 5, "level", "gather level of debug_bluestore (default 1/5)"),
@@ -243,9 +267,64 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
     return 0;
 }
 
+/*
+ * The cache options release_table.c does not carry (its generator's sources
+ * lack a 17.2.7 tree to re-read, tools/release-sources.txt), read by hand from
+ * each release's src/common/options.cc (v12.2.0-v12.2.13, v14.2.0, v14.2.16,
+ * v15.2.8 in a ceph tree with tags) and from `ceph-conf -D` of Debian 12's
+ * 16.2.15; 17.2-19.2 are taken as 16.2.15 (not read here).  Before 12.2.9
+ * there is no osd_memory_target and no autotuner: the data cache is the
+ * rest of bluestore_cache_size_ssd after meta .01 and kv .99, i.e. nothing.
+ */
+static const struct {
+    int major, minor, patch; /* from this release on */
+    const char *autotune, *meta, *kv, *kv_onode, *shards;
+} release_cache_rows[] = {
+    {12, 2, 0, "false", "0.01", "0.99", "0", "0"},
+    {12, 2, 9, "true", "0.4", "0.4", "0", "0"},
+    {15, 2, 0, "true", "0.4", "0.4", "0", "32"}, /* osd_num_cache_shards (v15.2.8 options.cc) */
+    {16, 2, 0, "true", "0.45", "0.45", "0.04", "32"},
+};
+
+static int apply_release_cache_defaults(struct ceph_options *o, const struct release_traits *t, const bool *given,
+                                        struct sim_err *err)
+{
+    int row = -1;
+    for (int i = 0; i < (int)(sizeof release_cache_rows / sizeof release_cache_rows[0]); i++) {
+        const int a[3] = {release_cache_rows[i].major, release_cache_rows[i].minor, release_cache_rows[i].patch};
+        const int b[3] = {t->major, t->minor, t->patch};
+        int cmp = a[0] != b[0] ? a[0] - b[0] : a[1] != b[1] ? a[1] - b[1] : a[2] - b[2];
+        if (cmp <= 0)
+            row = i;
+    }
+    if (row < 0)
+        return 0;
+    const struct {
+        const char *name, *value;
+    } set[] = {{"bluestore_cache_autotune", release_cache_rows[row].autotune},
+               {"bluestore_cache_meta_ratio", release_cache_rows[row].meta},
+               {"bluestore_cache_kv_ratio", release_cache_rows[row].kv},
+               {"bluestore_cache_kv_onode_ratio", release_cache_rows[row].kv_onode},
+               {"osd_num_cache_shards", release_cache_rows[row].shards}};
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        const struct param_def *d = param_find(ceph_option_params, set[i].name);
+        if (given && given[d - ceph_option_params])
+            continue;
+        char path[96];
+        snprintf(path, sizeof path, "ceph.%s", d->name);
+        int rc = param_set_text(d, o, set[i].value, "release cache defaults", path, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 int ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t, const bool *given,
                                struct sim_err *err)
 {
+    int rc0 = apply_release_cache_defaults(o, t, given, err);
+    if (rc0 < 0)
+        return rc0;
     const struct release_defaults *r = release_defaults_for(t);
     if (!r)
         return sim_errf(err, -EINVAL, "ceph.release: %d.%d.%d has no defaults", t->major, t->minor, t->patch);

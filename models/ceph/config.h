@@ -24,6 +24,8 @@
 
 enum osd_op_queue { OSD_OP_QUEUE_WPQ, OSD_OP_QUEUE_MCLOCK };
 enum rbd_io_scheduler { RBD_IO_SCHEDULER_NONE, RBD_IO_SCHEDULER_SIMPLE };
+/* The CMAKE_BUILD_TYPE RocksDB was compiled with (the packages, not a Ceph option). */
+enum rocksdb_build_type { ROCKSDB_BUILD_RELWITHDEBINFO, ROCKSDB_BUILD_NONE };
 /* Which lock a write-ordered op that may read takes (PrimaryLogPG::get_rw_locks). */
 enum rw_lock_rule {
     RW_LOCK_RULE_RELEASE,      /* follow ceph.release */
@@ -50,6 +52,16 @@ struct ceph_options {
     int64_t bluestore_throttle_bytes;
     int64_t bluestore_throttle_deferred_bytes;
     int64_t bluestore_throttle_cost_per_io_ssd;
+    /* BlueStore's caches (BlueStore::MempoolThread, PriorityCache) and what reads/writes leave in them */
+    bool bluestore_default_buffered_read, bluestore_default_buffered_write;
+    bool bluestore_cache_autotune;
+    int64_t osd_memory_target, osd_memory_base, osd_memory_cache_min;
+    double osd_memory_expected_fragmentation;
+    int64_t bluestore_cache_size_ssd;
+    double bluestore_cache_meta_ratio, bluestore_cache_kv_ratio, bluestore_cache_kv_onode_ratio;
+    int rocksdb_build_type;           /* enum rocksdb_build_type */
+    int64_t osd_num_cache_shards;     /* BlueStore cache shards (0: the op shards, before 15.2) */
+    double bluestore_cache_autotune_interval; /* s between the autotuner's balances */
     /* logging: gather level of each subsystem (the higher of "N/M") */
     int64_t debug_osd, debug_ms, debug_bluestore, debug_rocksdb, debug_bdev;
     /* librbd / objecter */

@@ -37,6 +37,8 @@ void osd_op_item_end(struct osd_op *op, struct cpu_thread *th);
 void osd_op_commit_one(struct sim *s, struct cpu_thread *th, struct osd_op *op);
 /* The store took a transaction's prepare: the shard thread's item ends. */
 void osd_op_local_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+/* The store extent of the op's object (store_txc.addr, len): reads and the primary's writes. */
+void osd_op_set_extent(struct osd_op *op, uint64_t off, uint64_t len);
 
 /*
  * The PG backend seam (PGBackend in Ceph: ReplicatedBackend, ECBackend): how

@@ -444,6 +444,19 @@ static void op_do_op(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     cpu_exec(th, stage_cost(c, k->osd_execute_write_us), op_write_prepared, op, 0);
 }
 
+/* Where an op's extent lies for the store: an image's objects apart from its
+   parent's and from the other images', an object's bytes in offset order. */
+void osd_op_set_extent(struct osd_op *op, uint64_t off, uint64_t len)
+{
+    const struct rados_op *r = op->rop;
+    uint64_t image = r->img->index == UINT32_MAX ? 0 : r->img->index;
+    op->txc.addr = r->objno * r->img->object_size + off + (r->img->parent ? 0 : 1ull << 60) + (image << 48) +
+                   (r->obj == &r->img->map_obj ? 1ull << 59 : 0);
+    op->txc.len = len;
+    op->txc.cache_shard = op->pg->pgid % bluestore_cache_shards(&op->osd->c->spec.ceph);
+    op->txc.cached_extent = true;
+}
+
 /* ---- primary: reads ---- */
 
 static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -471,12 +484,8 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
     struct osd_op *op = obj;
     op->rop->result = op->cls_result < 0 ? op->cls_result : op->obj->exists ? 0 : -ENOENT;
     if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ)) {
-        /* an image's objects apart from its parent's and from the other images',
-           an object's bytes in offset order */
-        const struct rados_op *r = op->rop;
-        uint64_t image = r->img->index == UINT32_MAX ? 0 : r->img->index;
-        op->txc.read_addr = r->objno * r->img->object_size + r->off + (r->img->parent ? 0 : 1ull << 60) +
-                            (image << 48) + (r->obj == &r->img->map_obj ? 1ull << 59 : 0);
+        osd_op_set_extent(op, op->rop->off, op->rop->len);
+        op->txc.cached_extent = op->rop->obj != &op->rop->img->header; /* data and object map */
         op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
     } else {
         op_read_done(s, th, op, 0);

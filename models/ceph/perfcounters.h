@@ -67,6 +67,8 @@ struct bluestore_perf {
         state_finishing_lat, state_done_lat;
     struct lat_sum throttle_lat, submit_lat, commit_lat, read_lat;
     uint64_t deferred_write_ops, deferred_write_bytes;
+    /* the data cache: buffers held (gauges) and read bytes found / not found there */
+    uint64_t bluestore_buffers, bluestore_buffer_bytes, bluestore_buffer_hit_bytes, bluestore_buffer_miss_bytes;
     uint64_t bluestore_write_big, bluestore_write_big_bytes;
     uint64_t bluestore_write_small, bluestore_write_small_bytes;
     uint64_t bluestore_txc;

@@ -67,6 +67,15 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
     }
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
+    /* the data cache drops (or, buffered, keeps) what this write covers on
+       the primary, the only OSD that serves reads of it */
+    const struct rados_op *r = op->rop;
+    if (!op->log_only && r->obj != &r->img->header && r->obj != &r->img->map_obj) {
+        if (r->kind == RADOS_COPYUP) /* the parent's data from offset 0, and the write */
+            osd_op_set_extent(op, 0, r->copyup_bytes > r->off + r->len ? r->copyup_bytes : r->off + r->len);
+        else
+            osd_op_set_extent(op, r->off, r->len);
+    }
     o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
                                     osd_op_local_submitted);
 }

@@ -39,8 +39,12 @@ struct store_txc {
     uint64_t data_bytes;        /* aio data write (0: none) */
     uint64_t deferred_bytes;    /* bytes written through the WAL */
     uint64_t cost;              /* throttle cost */
-    uint64_t read_addr;         /* read: where the extent lies (an object's bytes in offset
-                                   order), for the device's read-ahead */
+    uint64_t addr;              /* where the extent lies (an image object's bytes in offset order):
+                                   the device's read-ahead, and the data cache's block keys */
+    uint64_t len;               /* the extent's bytes from addr (data cache) */
+    uint32_t cache_shard;       /* its PG's data cache shard (ps % shards) */
+    bool cached_extent;         /* addr names a data extent the data cache may hold (a primary's
+                                   read or write of an image object) */
     bool io_done;
     sim_time_t t_start, t_state;
 };
@@ -73,6 +77,13 @@ struct store_ops {
                               uint64_t data_bytes, cpu_item_fn cont);
     /* A synchronous read of bytes on th (the thread waits); cont(sim, th, t->owner, 0) after. */
     void (*read)(void *store, struct cpu_thread *th, struct store_txc *t, uint64_t bytes, cpu_item_fn cont);
+    /*
+     * Optional: before the run, a fraction of the data this store is primary
+     * for is already in its data cache (what
+     * earlier jobs left there), capped by the cache's size; shard_blocks[i]:
+     * the 4 KiB blocks of the primary PGs of cache shard i (bluestore_cache_shards).
+     */
+    void (*warm_cache)(void *store, double fraction, const uint64_t *shard_blocks);
     /* Zero the counters (after warm-up). */
     void (*reset_stats)(void *store);
     /* BlueStore's perf counters, or NULL for a store without them. */
