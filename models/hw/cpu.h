@@ -156,7 +156,7 @@ struct cpu_itemq {
  * pointer copied from the pool so that neither chases th->pool->host; the
  * second what taking the next item or a wake-up reads (a thread runs
  * several stages per item).  The array is 64-byte aligned.
- * At 1,000 OSDs each event touches a different thread among ~40,000, so
+ * At 1,000 OSDs each event touches a different thread among tens of thousands, so
  * every line a stage touches is a cache miss (cachegrind: see README, Speed).
  */
 struct cpu_thread {
