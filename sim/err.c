@@ -65,6 +65,21 @@ void *sim_xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *sim_xcalloc_aligned(size_t n, size_t size, size_t align)
+{
+    if (size && n > (size_t)-1 / size - align)
+        sim_panic(__FILE__, __LINE__, "allocation overflow");
+    size_t bytes = n * size;
+    if (bytes == 0)
+        bytes = 1;
+    bytes = (bytes + align - 1) / align * align; /* aligned_alloc wants a multiple of align */
+    void *p = aligned_alloc(align, bytes);
+    if (!p)
+        sim_panic(__FILE__, __LINE__, "out of memory (%zu x %zu bytes)", n, size);
+    memset(p, 0, bytes);
+    return p;
+}
+
 void *sim_xrealloc(void *p, size_t n, size_t size)
 {
     if (size && n > (size_t)-1 / size)

@@ -40,6 +40,9 @@ _Noreturn void sim_panic(const char *file, int line, const char *fmt, ...)
 /* Allocation that never returns NULL (aborts on out-of-memory). */
 void *sim_xcalloc(size_t n, size_t size);
 void *sim_xrealloc(void *p, size_t n, size_t size);
+/* Zeroed, aligned to align bytes (a power of two), freed with free(): arrays
+   whose elements are laid out by cache line. */
+void *sim_xcalloc_aligned(size_t n, size_t size, size_t align);
 char *sim_xstrdup(const char *s);
 
 #endif

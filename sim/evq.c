@@ -11,9 +11,8 @@ static void slots_grow(struct evq *q)
 {
     uint32_t old = q->slot_cap;
     SIM_ASSERT(old < EVQ_SLOT_MAX);
-    uint32_t cap = old ? old * 2 : 64;
-    if (cap > EVQ_SLOT_MAX + 1)
-        cap = EVQ_SLOT_MAX + 1;
+    uint64_t want = old ? (uint64_t)old * 2 : 64;
+    uint32_t cap = want > EVQ_SLOT_MAX + 1ull ? EVQ_SLOT_MAX + 1 : (uint32_t)want;
     q->slot = sim_xrealloc(q->slot, cap, sizeof *q->slot);
     memset(q->slot + old, 0, (cap - old) * sizeof *q->slot);
     uint32_t first = old ? old : 1; /* slot 0 is the null handle */
@@ -24,18 +23,90 @@ static void slots_grow(struct evq *q)
     q->slot_cap = cap;
 }
 
+_Static_assert(sizeof(struct evq_entry) == 32, "two heap entries per cache line");
+
+/* (Re)allocate the heap for cap entries, keeping the first n: the memory is
+   64-byte aligned and heap = memory + 1 entry, so the children 4i+1 .. 4i+4
+   of any node start on a line and fill exactly two. */
+static void heap_alloc(struct evq *q, uint32_t cap)
+{
+    struct evq_entry *mem = sim_xcalloc_aligned((size_t)cap + 1, sizeof *mem, 64);
+    if (q->heap)
+        memcpy(mem + 1, q->heap, (size_t)q->n * sizeof *mem);
+    free(q->heap_mem);
+    q->heap_mem = mem;
+    q->heap = mem + 1;
+    q->cap = cap;
+}
+
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof *q);
-    q->cap = 1024;
-    q->heap = sim_xcalloc(q->cap, sizeof *q->heap);
+    heap_alloc(q, 1024);
+    q->n_fns = 1; /* id 0 is EVQ_FN_SLOT */
+    q->fn_hash_bits = 8;
+    q->fn_hash = sim_xcalloc(1u << q->fn_hash_bits, sizeof *q->fn_hash);
 }
 
 void evq_fini(struct evq *q)
 {
-    free(q->heap);
+    free(q->heap_mem);
     free(q->slot);
+    free(q->fns);
+    free(q->fn_hash);
     memset(q, 0, sizeof *q);
+}
+
+/* Fibonacci hashing of the handler's address onto the table's 2^bits slots. */
+static inline uint32_t fn_hash(sim_event_fn fn, uint32_t bits)
+{
+    return (uint32_t)(((uint64_t)(uintptr_t)fn * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
+static void fn_hash_put(struct evq *q, sim_event_fn fn, uint32_t id)
+{
+    uint32_t mask = (1u << q->fn_hash_bits) - 1, h = fn_hash(fn, q->fn_hash_bits);
+    while (q->fn_hash[h].fn)
+        h = (h + 1) & mask;
+    q->fn_hash[h] = (struct evq_fn_entry){fn, id};
+}
+
+/* The handler's id when it is not in its home slot: further probes, or a new id. */
+static __attribute__((noinline)) uint32_t fn_id_slow(struct evq *q, sim_event_fn fn)
+{
+    uint32_t mask = (1u << q->fn_hash_bits) - 1;
+    for (uint32_t h = fn_hash(fn, q->fn_hash_bits);; h = (h + 1) & mask) {
+        if (q->fn_hash[h].fn == fn)
+            return q->fn_hash[h].id;
+        if (!q->fn_hash[h].fn)
+            break;
+    }
+    SIM_ASSERT(q->n_fns <= EVQ_FN_MASK);
+    if (q->n_fns >= q->fns_cap) {
+        q->fns_cap = q->fns_cap ? q->fns_cap * 2 : 64;
+        q->fns = sim_xrealloc(q->fns, q->fns_cap, sizeof *q->fns);
+    }
+    uint32_t id = q->n_fns++;
+    q->fns[id] = fn;
+    /* at most a quarter full, so that nearly every handler sits in its home
+       slot (one probe on the push path): rebuild at twice the size */
+    if (4 * (q->n_fns - 1) > 1u << q->fn_hash_bits) {
+        q->fn_hash_bits++;
+        free(q->fn_hash);
+        q->fn_hash = sim_xcalloc(1u << q->fn_hash_bits, sizeof *q->fn_hash);
+        for (uint32_t k = 1; k < q->n_fns; k++)
+            fn_hash_put(q, q->fns[k], k);
+    } else {
+        fn_hash_put(q, fn, id);
+    }
+    return id;
+}
+
+/* The handler's id, registering it on first sight. */
+static inline uint32_t fn_id(struct evq *q, sim_event_fn fn)
+{
+    const struct evq_fn_entry *e = &q->fn_hash[fn_hash(fn, q->fn_hash_bits)];
+    return __builtin_expect(e->fn == fn, 1) ? e->id : fn_id_slow(q, fn);
 }
 
 static inline bool entry_less(const struct evq_entry *a, const struct evq_entry *b)
@@ -140,16 +211,16 @@ static void insert(struct evq *q, const struct evq_entry *e)
         return;
     }
     if (q->n == q->cap) {
-        q->cap *= 2;
-        q->heap = sim_xrealloc(q->heap, q->cap, sizeof *q->heap);
+        SIM_ASSERT(q->cap < UINT32_MAX / 2);
+        heap_alloc(q, q->cap * 2);
     }
     sift_up(q, q->n++, e);
 }
 
 void evq_push(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg)
 {
-    SIM_ASSERT(q->seq < (1ull << (64 - EVQ_SLOT_BITS)));
-    struct evq_entry e = {t, q->seq++ << EVQ_SLOT_BITS, {fn, obj, arg}};
+    SIM_ASSERT(q->seq < EVQ_SEQ_MAX);
+    struct evq_entry e = {t, q->seq++ << EVQ_FN_BITS | fn_id(q, fn), obj, arg};
     insert(q, &e);
 }
 
@@ -161,8 +232,9 @@ struct sim_handle evq_push_cancellable(struct evq *q, sim_time_t t, sim_event_fn
     uint32_t s = q->free_head;
     q->free_head = q->slot[s].next_free;
     q->slot[s].next_free = EVQ_LIVE;
-    SIM_ASSERT(q->seq < (1ull << (64 - EVQ_SLOT_BITS)));
-    struct evq_entry e = {t, (q->seq++ << EVQ_SLOT_BITS) | s, {fn, obj, arg}};
+    q->slot[s].ev = (struct evq_event){fn, obj, arg};
+    SIM_ASSERT(q->seq < EVQ_SEQ_MAX);
+    struct evq_entry e = {t, q->seq++ << EVQ_FN_BITS | EVQ_FN_SLOT, NULL, s};
     insert(q, &e);
     return (struct sim_handle){s, q->slot[s].gen};
 }
@@ -194,8 +266,10 @@ static bool settle_root(struct evq *q)
             fill_hole(q);
         if (q->n == 0)
             return false;
-        uint32_t s = (uint32_t)(q->heap[0].key & EVQ_SLOT_MAX);
-        if (!s || q->slot[s].next_free != EVQ_DEAD)
+        if ((q->heap[0].key & EVQ_FN_MASK) != EVQ_FN_SLOT)
+            return true;
+        uint32_t s = (uint32_t)q->heap[0].arg;
+        if (q->slot[s].next_free != EVQ_DEAD)
             return true;
         slot_free(q, s);
         q->hole = true;
@@ -207,11 +281,15 @@ bool evq_pop(struct evq *q, sim_time_t until, sim_time_t *t, struct evq_event *o
     if (!settle_root(q) || q->heap[0].t > until)
         return false;
     const struct evq_entry *top = &q->heap[0];
-    uint32_t s = (uint32_t)(top->key & EVQ_SLOT_MAX);
-    if (s)
-        slot_free(q, s);
+    uint32_t id = (uint32_t)(top->key & EVQ_FN_MASK);
     *t = top->t;
-    *out = top->ev;
+    if (id != EVQ_FN_SLOT) {
+        *out = (struct evq_event){q->fns[id], top->obj, top->arg};
+    } else {
+        uint32_t s = (uint32_t)top->arg;
+        *out = q->slot[s].ev;
+        slot_free(q, s);
+    }
     q->hole = true;
     q->live--;
     return true;

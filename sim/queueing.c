@@ -47,6 +47,12 @@ void station_init(struct station *st, struct sim *s, uint32_t servers)
     tavg_init(&st->queue_avg, sim_now(s), 0);
 }
 
+void station_init_direct(struct station *st, struct sim *s, uint32_t servers)
+{
+    station_init(st, s, servers);
+    st->direct = true;
+}
+
 static void station_start(struct station *st, struct sim_waiter *w);
 
 static void station_finish(struct sim *s, void *obj, uint64_t arg)
@@ -76,10 +82,31 @@ static void station_finish(struct sim *s, void *obj, uint64_t arg)
     }
 }
 
+void station_finish_end(struct station *st)
+{
+    SIM_ASSERT(st->direct);
+    if (!st->handoff_pending)
+        return; /* the job's owner went on (station_submit_continue) */
+    st->handoff_pending = false;
+    struct sim_waiter *next = waitlist_pop(&st->queue);
+    if (next) {
+        tavg_set(&st->queue_avg, sim_now(st->s), st->queue.len);
+        station_start(st, next);
+    } else {
+        st->busy--;
+        tavg_set(&st->busy_avg, sim_now(st->s), st->busy);
+    }
+}
+
 void station_submit_continue(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg)
 {
     SIM_ASSERT(st->handoff_pending);
     st->handoff_pending = false;
+    if (st->direct) { /* started now: no wait to count, no record to keep */
+        st->wait_n++;
+        sim_schedule(st->s, service, done, obj, arg);
+        return;
+    }
     station_start(st, waiter_new(st->s, done, obj, arg, service));
 }
 
@@ -87,11 +114,23 @@ static void station_start(struct station *st, struct sim_waiter *w)
 {
     st->wait_n++;
     st->wait_sum_ns += (double)(sim_now(st->s) - w->t_enq);
+    if (st->direct) {
+        sim_schedule(st->s, w->aux, w->fn, w->obj, w->arg);
+        sim_waiter_put(st->s, w);
+        return;
+    }
     sim_schedule(st->s, w->aux, station_finish, st, (uint64_t)(uintptr_t)w);
 }
 
 void station_submit(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg)
 {
+    if (st->direct && st->busy < st->servers) { /* a free server: no wait, no record */
+        st->busy++;
+        tavg_set(&st->busy_avg, sim_now(st->s), st->busy);
+        st->wait_n++;
+        sim_schedule(st->s, service, done, obj, arg);
+        return;
+    }
     struct sim_waiter *w = waiter_new(st->s, done, obj, arg, service);
     if (st->busy < st->servers) {
         st->busy++;

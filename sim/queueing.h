@@ -39,6 +39,7 @@ struct station {
     struct sim *s;
     uint32_t servers, busy;
     bool handoff_pending;            /* a done callback is running: its server is still held */
+    bool direct;                     /* done callbacks are the completion events (station_init_direct) */
     struct waitlist queue;
     uint64_t completed;
     struct tavg busy_avg, queue_avg; /* servers busy, jobs waiting */
@@ -60,6 +61,21 @@ static inline bool station_can_continue(const struct station *st) { return st->h
  * station_can_continue; otherwise the server is handed on after the callback.
  */
 void station_submit_continue(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg);
+/*
+ * A station whose jobs' done callbacks are their completion events
+ * themselves, with no waiter record in between (a CPU stage: the event
+ * carries the thread, whose line holds the continuation).  Each done callback
+ * must call station_finish_begin(st) first and station_finish_end(st) last,
+ * which do what a plain station does around its jobs' callbacks; the same
+ * events run at the same times in the same order as on a plain station.
+ */
+void station_init_direct(struct station *st, struct sim *s, uint32_t servers);
+static inline void station_finish_begin(struct station *st)
+{
+    st->completed++;
+    st->handoff_pending = true; /* the server stays with the job's owner while it runs */
+}
+void station_finish_end(struct station *st);
 /* Warm-up cut. */
 void station_reset_stats(struct station *st);
 /* Mean busy servers / servers over the measured interval. */

@@ -178,6 +178,82 @@ static void test_sim_schedule_at_now_from_handler_runs_after_queued(void **state
     sim_destroy(s);
 }
 
+/* ---- handlers: many distinct ones, as ids in the 32-byte entries ---- */
+
+/* 200 handlers h_10 .. h_209, each recording its own number with the event's arg. */
+struct handler_log {
+    uint32_t n;
+    uint32_t which[4096];
+    uint64_t arg[4096];
+};
+#define HANDLER(k)                                                                      \
+    static void h_##k(struct sim *s, void *obj, uint64_t arg)                           \
+    {                                                                                   \
+        struct handler_log *l = obj;                                                    \
+        l->which[l->n] = k;                                                              \
+        l->arg[l->n++] = arg;                                                           \
+    }
+#define H10(d) HANDLER(d##0) HANDLER(d##1) HANDLER(d##2) HANDLER(d##3) HANDLER(d##4) \
+               HANDLER(d##5) HANDLER(d##6) HANDLER(d##7) HANDLER(d##8) HANDLER(d##9)
+H10(1) H10(2) H10(3) H10(4) H10(5) H10(6) H10(7) H10(8) H10(9) H10(10)
+H10(11) H10(12) H10(13) H10(14) H10(15) H10(16) H10(17) H10(18) H10(19) H10(20)
+#define R10(d) h_##d##0, h_##d##1, h_##d##2, h_##d##3, h_##d##4, h_##d##5, h_##d##6, h_##d##7, h_##d##8, h_##d##9
+static const sim_event_fn handlers[] = {R10(1),  R10(2),  R10(3),  R10(4),  R10(5),
+                                        R10(6),  R10(7),  R10(8),  R10(9),  R10(10),
+                                        R10(11), R10(12), R10(13), R10(14), R10(15),
+                                        R10(16), R10(17), R10(18), R10(19), R10(20)};
+enum { N_HANDLERS = sizeof handlers / sizeof handlers[0] };
+
+/*
+ * Every event runs its own handler with its own object and argument, however
+ * many distinct handlers the queue has seen (its table of ids grows past its
+ * first size at 64) and whether the event is cancellable (then the slot holds
+ * it): 4,000 events in random order of time, handler and kind, every fifth
+ * cancellable and every third of those cancelled, against the list of what
+ * was pushed sorted by (time, push order).
+ */
+static void test_evq_many_handlers_each_event_runs_its_own(void **state)
+{
+    enum { N = 4000 };
+    struct sim *s = sim_create(1);
+    static struct handler_log log;
+    log.n = 0;
+    static uint32_t want_k[N];
+    static uint64_t want_arg[N], want_t[N];
+    static bool cancelled[N];
+    uint64_t rs = 42;
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t h = (uint32_t)mix_below(&rs, N_HANDLERS);
+        if (i < N_HANDLERS) /* the first 200 pushes meet every handler once, in a shuffled order */
+            h = (i * 137 + 11) % N_HANDLERS;
+        want_k[i] = h;
+        want_arg[i] = (uint64_t)h * 1000 + i;
+        want_t[i] = mix_below(&rs, 500);
+        cancelled[i] = false;
+        if (i % 5 == 0) {
+            struct sim_handle hd = sim_schedule_cancellable(s, want_t[i], handlers[h], &log, want_arg[i]);
+            if (i % 3 == 0)
+                cancelled[i] = sim_cancel(s, hd);
+        } else {
+            sim_schedule(s, want_t[i], handlers[h], &log, want_arg[i]);
+        }
+    }
+    sim_run(s, SIM_TIME_MAX);
+    /* reference: stable order by time of the events not cancelled */
+    static uint32_t order[N];
+    uint32_t m = 0;
+    for (sim_time_t t = 0; t < 500; t++)
+        for (uint32_t i = 0; i < N; i++)
+            if (want_t[i] == t && !cancelled[i])
+                order[m++] = i;
+    assert_int_equal(log.n, m);
+    for (uint32_t j = 0; j < m; j++) {
+        assert_int_equal(log.which[j], want_k[order[j]] + 10); /* handler h_10 is handlers[0] */
+        assert_int_equal(log.arg[j], want_arg[order[j]]);
+    }
+    sim_destroy(s);
+}
+
 /* ---- cancellation ---- */
 
 static void test_evq_cancel_before_run_never_runs(void **state)
@@ -680,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_evq_replace_top_fifo_against_root_peer),
         cmocka_unit_test(test_evq_replace_top_matches_plain_push),
         cmocka_unit_test(test_evq_random_ops_match_sorted_reference),
+        cmocka_unit_test(test_evq_many_handlers_each_event_runs_its_own),
         cmocka_unit_test(test_evq_bounded_population_keeps_capacity),
         cmocka_unit_test(test_sim_run_until_stops_and_advances_clock),
         cmocka_unit_test(test_sim_stop_returns_after_current_event),

@@ -95,6 +95,76 @@ static void test_station_fifo_by_hand(void **state)
     }
 }
 
+/* ---- station: direct jobs (the done callback is the completion event) ---- */
+
+struct cont_case {
+    struct station st;
+    struct done_log l;
+    bool continued;
+    sim_event_fn done; /* the jobs' callback: plain_done or direct_done */
+};
+
+/* Job 1 goes on with a 5 ns job (arg 11) on the server it holds. */
+static void cont_body(struct sim *s, struct cont_case *c, uint64_t arg)
+{
+    job_done(s, &c->l, arg);
+    if (arg == 1 && !c->continued) {
+        c->continued = true;
+        assert_true(station_can_continue(&c->st));
+        station_submit_continue(&c->st, 5, c->done, c, 11);
+    }
+}
+
+static void plain_done(struct sim *s, void *obj, uint64_t arg) { cont_body(s, obj, arg); }
+
+static void direct_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct cont_case *c = obj;
+    station_finish_begin(&c->st);
+    cont_body(s, c, arg);
+    station_finish_end(&c->st);
+}
+
+/*
+ * By hand, one server, jobs of 10 and 20 ns at t=0; job 1 goes on for 5 ns on
+ * its server when it completes: completions at 10 (1), 15 (11), 35 (2); job 2
+ * waits 15, the others 0 (mean 5); busy all of [0,35).  Two servers: 10 (1),
+ * 15 (11), 20 (2), no waits.  A direct station (no waiter per job) must give
+ * exactly what a plain one gives, and both the hand figures.
+ */
+static void test_station_direct_equals_plain_by_hand(void **state)
+{
+    for (uint32_t c = 1; c <= 2; c++) {
+        for (int direct = 0; direct <= 1; direct++) {
+            struct sim *s = sim_create(1);
+            struct cont_case k = {0};
+            sim_event_fn done = direct ? direct_done : plain_done;
+            k.done = done;
+            if (direct)
+                station_init_direct(&k.st, s, c);
+            else
+                station_init(&k.st, s, c);
+            station_submit(&k.st, 10, done, &k, 1);
+            station_submit(&k.st, 20, done, &k, 2);
+            sim_run(s, SIM_TIME_MAX);
+            assert_int_equal(k.l.n, 3);
+            assert_int_equal(k.st.completed, 3);
+            assert_int_equal(k.st.busy, 0);
+            const sim_time_t want1[] = {10, 15, 35}, want2[] = {10, 15, 20};
+            const uint64_t arg1[] = {1, 11, 2}, arg2[] = {1, 11, 2};
+            for (int i = 0; i < 3; i++) {
+                assert_int_equal(k.l.t[i], c == 1 ? want1[i] : want2[i]);
+                assert_int_equal(k.l.arg[i], c == 1 ? arg1[i] : arg2[i]);
+            }
+            assert_true(fabs(station_mean_wait_ns(&k.st) - (c == 1 ? 5.0 : 0.0)) < 1e-12);
+            /* two servers: 2 busy on [0,15), 1 on [15,20) -> (30 + 5) / 20 / 2 */
+            double util = c == 1 ? 1.0 : (30.0 + 5.0) / 20.0 / 2;
+            assert_true(fabs(station_utilisation(&k.st) - util) < 1e-12);
+            sim_destroy(s);
+        }
+    }
+}
+
 /* ---- station: job by job against the FIFO recursion ---- */
 
 enum { REC_JOBS = 20000 };
@@ -748,6 +818,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_station_fifo_by_hand),
         cmocka_unit_test(test_station_matches_fifo_recursion),
+        cmocka_unit_test(test_station_direct_equals_plain_by_hand),
         cmocka_unit_test(test_station_mm1_rho_0_5),
         cmocka_unit_test(test_station_mm1_rho_0_8),
         cmocka_unit_test(test_station_mmc_erlang_c),

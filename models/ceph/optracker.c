@@ -326,16 +326,9 @@ enum { H_DUR = 0, H_INIT = 1 };
 
 static int slot_less(const struct optracker *t, int which, uint32_t a, uint32_t b)
 {
-    const struct optrack_op *x = &t->recent[a], *y = &t->recent[b];
-    uint64_t kx, ky;
-    if (which == H_DUR) {
-        kx = optrack_event_t(x, x->n_events - 1) - x->t0;
-        ky = optrack_event_t(y, y->n_events - 1) - y->t0;
-    } else {
-        kx = x->t0;
-        ky = y->t0;
-    }
-    return kx != ky ? kx < ky : t->seq[a] < t->seq[b];
+    const struct optrack_slot_key *x = &t->key[a], *y = &t->key[b];
+    uint64_t kx = which == H_DUR ? x->dur : x->init, ky = which == H_DUR ? y->dur : y->init;
+    return kx != ky ? kx < ky : x->seq < y->seq;
 }
 
 static uint32_t *heap_of(struct optracker *t, int which)
@@ -406,7 +399,7 @@ static void history_remove(struct optracker *t, uint32_t s)
     uint32_t last = n - 1;
     if (s != last) {
         t->recent[s] = t->recent[last];
-        t->seq[s] = t->seq[last];
+        t->key[s] = t->key[last];
         heap_set(t, H_DUR, t->dur_pos[last], s);
         heap_set(t, H_INIT, t->init_pos[last], s);
     }
@@ -428,7 +421,7 @@ static void history_grow(struct optracker *t, uint32_t want)
     t->dur_pos = sim_xrealloc(t->dur_pos, n, sizeof *t->dur_pos);
     t->init_heap = sim_xrealloc(t->init_heap, n, sizeof *t->init_heap);
     t->init_pos = sim_xrealloc(t->init_pos, n, sizeof *t->init_pos);
-    t->seq = sim_xrealloc(t->seq, n, sizeof *t->seq);
+    t->key = sim_xrealloc(t->key, n, sizeof *t->key);
     t->recent_head = n;
 }
 
@@ -449,7 +442,7 @@ void optracker_fini(struct optracker *t)
     free(t->dur_pos);
     free(t->init_heap);
     free(t->init_pos);
-    free(t->seq);
+    free(t->key);
     memset(t, 0, sizeof *t);
 }
 
@@ -466,8 +459,8 @@ void optracker_reset(struct optracker *t)
 static void history_age_cut(struct optracker *t, sim_time_t now)
 {
     while (t->recent_n) {
-        const struct optrack_op *oldest = &t->recent[t->init_heap[0]];
-        if (!(now > oldest->t0 && now - oldest->t0 > t->history_duration))
+        uint64_t oldest = t->key[t->init_heap[0]].init;
+        if (!(now > oldest && now - oldest > t->history_duration))
             break;
         history_remove(t, t->init_heap[0]);
     }
@@ -495,8 +488,7 @@ void optracker_finish(struct optracker *t, struct optrack_op *op)
     if (t->recent_n >= t->history_size) {
         if (!t->recent_n)
             return; /* osd_op_history_size 0 */
-        const struct optrack_op *shortest = &t->recent[t->dur_heap[0]];
-        if (now - init < optrack_event_t(shortest, shortest->n_events - 1) - shortest->t0)
+        if (now - init < t->key[t->dur_heap[0]].dur)
             return; /* the size cut would drop it */
     }
     history_grow(t, t->recent_n + 1);
@@ -505,7 +497,7 @@ void optracker_finish(struct optracker *t, struct optrack_op *op)
     op->more = NULL;
     op->more_cap = 0;
     op->more_writes = NULL;
-    t->seq[s] = seq;
+    t->key[s] = (struct optrack_slot_key){now - init, init, seq};
     t->recent_n = t->slowest_n = s + 1;
     t->dur_heap[s] = s;
     t->dur_pos[s] = s;
@@ -545,7 +537,7 @@ uint32_t optracker_history(const struct optracker *t, sim_time_t now, int by_dur
         sim_time_t init = op->t0;
         if (now > init && now - init > t->history_duration)
             continue; /* cleanup(now) would drop it */
-        keys[n++] = (struct dump_key){by_duration ? optrack_event_t(op, op->n_events - 1) - init : init, t->seq[s], s};
+        keys[n++] = (struct dump_key){by_duration ? t->key[s].dur : init, t->key[s].seq, s};
     }
     if (n)
         qsort(keys, n, sizeof *keys, by_duration ? cmp_key_desc : cmp_key_asc);

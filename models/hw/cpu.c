@@ -31,7 +31,11 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
         h->p.threads = p->cores;
     SIM_ASSERT(h->p.threads == p->cores || p->smt_pair_throughput > 0);
     h->n_ccx = p->ccx_cores > 0 && p->ccx_cores < p->cores ? p->cores / p->ccx_cores : 1;
-    station_init(&h->cores, s, h->p.threads);
+    station_init_direct(&h->cores, s, h->p.threads); /* exec_done is the completion event */
+    h->n_cores = h->p.cores;
+    h->n_hw_threads = h->p.threads;
+    h->ref_clock_ghz = h->p.ref_clock_ghz;
+    h->timeslice_ns = h->p.timeslice_us * 1e3;
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
@@ -184,7 +188,7 @@ _Static_assert(sizeof(struct cpu_item) <= sizeof(struct sim_waiter), "cpu_item m
 
 static struct cpu_item *item_get(struct cpu_pool *p)
 {
-    return (struct cpu_item *)sim_waiter_get(p->host->s);
+    return (struct cpu_item *)sim_waiter_get(p->host->s); /* the host's first line */
 }
 
 static void item_put(struct cpu_pool *p, struct cpu_item *it)
@@ -192,34 +196,38 @@ static void item_put(struct cpu_pool *p, struct cpu_item *it)
     sim_waiter_put(p->host->s, (struct sim_waiter *)it);
 }
 
-static void itemq_push_back(struct cpu_itemq *q, struct cpu_item *it)
+/* A FIFO of items as (head, tail, length): the pool keeps its two queues'
+   heads and lengths together in its first cache line. */
+static void itemq_push_back(struct cpu_item **head, struct cpu_item **tail, uint32_t *len,
+                            struct cpu_item *it)
 {
     it->next = NULL;
-    if (q->tail)
-        q->tail->next = it;
+    if (*tail)
+        (*tail)->next = it;
     else
-        q->head = it;
-    q->tail = it;
-    q->len++;
+        *head = it;
+    *tail = it;
+    ++*len;
 }
 
-static void itemq_push_front(struct cpu_itemq *q, struct cpu_item *it)
+static void itemq_push_front(struct cpu_item **head, struct cpu_item **tail, uint32_t *len,
+                             struct cpu_item *it)
 {
-    it->next = q->head;
-    q->head = it;
-    if (!q->tail)
-        q->tail = it;
-    q->len++;
+    it->next = *head;
+    *head = it;
+    if (!*tail)
+        *tail = it;
+    ++*len;
 }
 
-static struct cpu_item *itemq_pop(struct cpu_itemq *q)
+static struct cpu_item *itemq_pop(struct cpu_item **head, struct cpu_item **tail, uint32_t *len)
 {
-    struct cpu_item *it = q->head;
+    struct cpu_item *it = *head;
     if (it) {
-        q->head = it->next;
-        if (!q->head)
-            q->tail = NULL;
-        q->len--;
+        *head = it->next;
+        if (!*head)
+            *tail = NULL;
+        --*len;
     }
     return it;
 }
@@ -233,7 +241,7 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->host = h;
     p->name = name;
     p->n_threads = n_threads;
-    p->threads = sim_xcalloc(n_threads, sizeof *p->threads);
+    p->threads = sim_xcalloc_aligned(n_threads, sizeof *p->threads, 64);
     /*
      * A thread's stream id: host | the pool's creation order on it | thread.
      * The 32-bit index holds 4,096 pools per host; a host running more (fio
@@ -249,6 +257,7 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     if (pool_seq >> POOL_BITS)
         snprintf(purpose, sizeof purpose, "work.%u", pool_seq >> POOL_BITS);
     for (uint32_t i = 0; i < n_threads; i++) {
+        p->threads[i].host = h;
         p->threads[i].pool = p;
         p->threads[i].index = i;
         p->threads[i].idle_since = sim_now(h->s);
@@ -277,7 +286,7 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 
 static void thread_wake(struct cpu_thread *th)
 {
-    struct cpu_host *h = th->pool->host;
+    struct cpu_host *h = th->host;
     SIM_ASSERT(!th->busy && !th->waking);
     /* A woken thread goes back to the core it last ran on when that core is
        idle (select_idle_sibling's prev_cpu), which has then been idle about as
@@ -286,7 +295,7 @@ static void thread_wake(struct cpu_thread *th)
     sim_time_t lat;
     if (th->pool->polling)
         lat = 0;
-    else if (h->cores.busy >= h->p.cores)
+    else if (h->cores.busy >= h->n_cores)
         lat = cpu_wake_latency_ns(h, 0);
     else
         lat = cpu_wake_latency_ns(h, sim_now(h->s) - th->idle_since);
@@ -305,7 +314,7 @@ static void thread_wake(struct cpu_thread *th)
 /* Wake one idle thread if queued shared work is not already claimed by waking threads. */
 static void pool_kick(struct cpu_pool *p)
 {
-    uint32_t queued = p->high.len + p->normal.len, waking = 0;
+    uint32_t queued = p->high_len + p->normal_len, waking = 0;
     struct cpu_thread *idle = NULL;
     for (uint32_t i = 0; i < p->n_threads; i++) {
         struct cpu_thread *th = &p->threads[i];
@@ -323,11 +332,13 @@ static void pool_kick(struct cpu_pool *p)
 static void thread_next(struct cpu_thread *th)
 {
     struct cpu_pool *p = th->pool;
-    struct cpu_item *it = itemq_pop(&th->private_q);
+    struct cpu_item *it = th->private_q.head
+                              ? itemq_pop(&th->private_q.head, &th->private_q.tail, &th->private_q.len)
+                              : NULL;
     if (!it)
-        it = itemq_pop(&p->high);
+        it = itemq_pop(&p->high_head, &p->high_tail, &p->high_len);
     if (!it)
-        it = itemq_pop(&p->normal);
+        it = itemq_pop(&p->normal_head, &p->normal_tail, &p->normal_len);
     if (!it) {
         th->busy = false;
         th->idle_since = sim_now(p->host->s);
@@ -353,13 +364,13 @@ void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, voi
     it->arg = arg;
     it->t_enq = sim_now(p->host->s);
     if (prio == CPU_PRIO_NORMAL)
-        itemq_push_back(&p->normal, it);
+        itemq_push_back(&p->normal_head, &p->normal_tail, &p->normal_len, it);
     else if (prio == CPU_PRIO_HIGH)
-        itemq_push_back(&p->high, it);
+        itemq_push_back(&p->high_head, &p->high_tail, &p->high_len, it);
     else if (prio == CPU_PRIO_FRONT_NORMAL)
-        itemq_push_front(&p->normal, it);
+        itemq_push_front(&p->normal_head, &p->normal_tail, &p->normal_len, it);
     else
-        itemq_push_front(&p->high, it);
+        itemq_push_front(&p->high_head, &p->high_tail, &p->high_len, it);
     pool_kick(p);
 }
 
@@ -369,8 +380,8 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
     it->fn = fn;
     it->obj = obj;
     it->arg = arg;
-    it->t_enq = sim_now(th->pool->host->s);
-    itemq_push_back(&th->private_q, it);
+    it->t_enq = sim_now(th->host->s);
+    itemq_push_back(&th->private_q.head, &th->private_q.tail, &th->private_q.len, it);
     if (!th->busy && !th->waking)
         thread_wake(th);
     else if (th->waking)
@@ -380,9 +391,10 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
 static void exec_done(struct sim *s, void *obj, uint64_t ns)
 {
     struct cpu_thread *th = obj;
+    struct cpu_host *h = th->host;
+    station_finish_begin(&h->cores);
     th->busy_ns += (double)ns;
     th->slice_ns += ns;
-    struct cpu_host *h = th->pool->host;
     h->busy_ns_total += (double)ns;
     th->in_cont = true;
     struct cpu_thread *prev = h->running;
@@ -390,11 +402,12 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns)
     th->cont(s, th, th->cont_obj, th->cont_arg);
     h->running = prev;
     th->in_cont = false;
+    station_finish_end(&h->cores); /* the core passes on unless the thread went on */
 }
 
 void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj, uint64_t arg)
 {
-    struct cpu_host *h = th->pool->host;
+    struct cpu_host *h = th->host;
     SIM_ASSERT(th->busy);
     th->cont = cont;
     th->cont_obj = obj;
@@ -402,15 +415,15 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     /* still on its core (called from its own continuation): go on without
        queueing, unless its timeslice is used up and others wait */
     bool holding = th->in_cont && station_can_continue(&h->cores);
-    bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->p.timeslice_us * 1e3);
+    bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->timeslice_ns);
     /* busy hardware threads and active cores when it starts, itself included */
     uint32_t n = h->cores.busy + (holding ? 0 : 1);
-    if (n > h->p.threads)
-        n = h->p.threads;
+    if (n > h->n_hw_threads)
+        n = h->n_hw_threads;
     double ghz = h->stage_ghz ? h->stage_ghz[n]
-                 : cpu_stage_clock_ghz(h, n < h->p.cores ? n : h->p.cores) * cpu_smt_speed(&h->p, n);
+                 : cpu_stage_clock_ghz(h, n < h->n_cores ? n : h->n_cores) * cpu_smt_speed(&h->p, n);
     double jitter = h->jitter ? h->jitter[sim_taus2_get(&th->rng) % CPU_JITTER_LEVELS] : 1;
-    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->p.ref_clock_ghz / ghz + 0.5);
+    sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
     if (keep) {
         station_submit_continue(&h->cores, ns, exec_done, th, ns);

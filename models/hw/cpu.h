@@ -93,27 +93,33 @@ struct cpu_params {
     double cstate_residency_us[CPU_MAX_CSTATES];
 };
 
+/* Hot fields first: what every stage and hand-off reads (cpu_exec,
+   exec_done, thread_next) sits in the first cache line, with the few
+   parameters they need copied out of p (which spans four lines). */
 struct cpu_host {
     struct sim *s;
-    struct cpu_params p;
-    struct station cores;       /* its hardware threads (cores x SMT), one server each */
-    uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
-    uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
-    uint32_t n_ccx;
     struct cpu_thread *running; /* the thread whose item or continuation is running now */
     const double *jitter;       /* CPU_JITTER_LEVELS quantiles of lognormal(mean 1, CV work_cv),
                                    shared by the hosts of one work_cv (sim_shared_table) */
     double *stage_ghz;          /* threads + 1 entries: a stage's clock x SMT speed with n hardware
                                    threads busy, for governors whose clock follows n alone (else NULL) */
+    double busy_ns_total;       /* CPU time consumed since the last reset */
+    double ref_clock_ghz;       /* = p.ref_clock_ghz */
+    double timeslice_ns;        /* = p.timeslice_us * 1e3 */
+    uint32_t n_cores, n_hw_threads; /* = p.cores, p.threads */
+    struct station cores;       /* its hardware threads (cores x SMT), one server each */
     sim_time_t wake_ns[CPU_MAX_CSTATES + 1]; /* wake_us (+ C-state k's exit: entry k + 1), in ns */
     sim_time_t cross_ccx_ns;    /* cross_ccx_wake_us in ns */
+    uint64_t wakeups;
+    double wake_ns_total;
+    uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
+    uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
+    uint32_t n_ccx;
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
     sim_time_t util_t;
     double util_area;           /* busy-core area of cores.busy_avg at util_t */
-    double busy_ns_total;       /* CPU time consumed since the last reset */
-    uint64_t wakeups;
-    double wake_ns_total;
+    struct cpu_params p;
 };
 
 struct cpu_thread;
@@ -144,34 +150,48 @@ struct cpu_itemq {
     uint32_t len;
 };
 
+/*
+ * Laid out by use: the first cache line holds what a stage's start
+ * (cpu_exec) and completion (exec_done) read and write, with the host
+ * pointer copied from the pool so that neither chases th->pool->host; the
+ * second what taking the next item or a wake-up reads (a thread runs
+ * several stages per item).  The array is 64-byte aligned.
+ * At 1,000 OSDs each event touches a different thread among tens of thousands, so
+ * every line a stage touches is a cache miss (cachegrind: see README, Speed).
+ */
 struct cpu_thread {
-    struct cpu_pool *pool;
-    uint32_t index;
-    bool busy;                 /* running an item (possibly blocked on a lock or I/O) */
-    bool waking;               /* a wake-up is in progress */
-    uint32_t ccx;              /* its home CCX */
-    sim_time_t idle_since;
-    struct cpu_itemq private_q;
-    /* continuation of a cpu_exec in progress */
-    bool in_cont;              /* its continuation is running: the thread still has its core */
-    sim_time_t slice_ns;       /* CPU used since it last got a core (scheduler timeslice) */
-    cpu_item_fn cont;
+    /* line 1: a stage (cpu_exec, its completion exec_done, the continuation) */
+    struct cpu_host *host;     /* = pool->host */
+    cpu_item_fn cont;          /* continuation of the cpu_exec in progress */
     void *cont_obj;
     uint64_t cont_arg;
+    sim_time_t slice_ns;       /* CPU used since it last got a core (scheduler timeslice) */
     double busy_ns;            /* CPU time this thread used (since reset) */
-    uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
     struct sim_taus2 rng;      /* its work-time jitter: one stream per thread, so that a
                                   change elsewhere never reorders this thread's draws */
+    bool busy;                 /* running an item (possibly blocked on a lock or I/O) */
+    bool waking;               /* a wake-up is in progress */
+    bool in_cont;              /* its continuation is running: the thread still has its core */
+    /* line 2: items and wake-ups (thread_next, thread_wake) */
+    struct cpu_pool *pool __attribute__((aligned(64)));
+    struct cpu_itemq private_q;
+    sim_time_t idle_since;
+    uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
+    uint32_t ccx;              /* its home CCX */
+    uint32_t index;
 };
 
+/* The first cache line holds what a submit, a kick and a thread's next item read. */
 struct cpu_pool {
     struct cpu_host *host;
-    const char *name;
+    struct cpu_thread *threads;
+    struct cpu_item *high_head, *normal_head; /* the two shared queues' heads and lengths */
+    uint32_t high_len, normal_len;
     uint32_t n_threads;
     bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
-    struct cpu_thread *threads;
-    struct cpu_itemq high, normal;
+    struct cpu_item *high_tail, *normal_tail;
     uint64_t items_run;
+    const char *name;
     void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
 };
 

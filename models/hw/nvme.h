@@ -68,7 +68,8 @@ struct nvme_dev {
     struct sim *s;
     struct nvme_params p;
     sim_time_t xfer_free;        /* throughput stage: one server */
-    sim_time_t *internal_free;   /* latency stage: internal_parallelism servers */
+    sim_time_t *internal_free;   /* latency stage: internal_parallelism servers (a 4-ary heap) */
+    sim_time_t *internal_mem;    /* the allocation internal_free points into */
     double xfer_busy_ns;
     sim_time_t t_reset;
     struct dist read_dist, write_dist;
