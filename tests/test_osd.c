@@ -881,18 +881,25 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
-static void run_to_dir(const char *dir, const char *seed)
+/* The base scenario with sets, run through the runner (outputs in dir, if any). */
+static struct run_summary run_base(const char *const *sets, int n_sets, const char *dir)
 {
-    const char *sets[] = {"image.kind=clone", "image.copied_up=0.5", "fio.iodepth=8", "sim.duration_s=0.05",
-                          "ceph.osd_op_history_size=50", seed};
     struct scenario sc;
     struct sim_err err = {0};
-    if (scenario_load(&sc, NULL, base_json, "test_osd.json", sets, 6, &err) < 0)
+    if (scenario_load(&sc, NULL, base_json, "test_osd.json", sets, n_sets, &err) < 0)
         fail_msg("%s", err.msg);
     struct run_summary sum;
     if (runner_run(&sc, dir, false, &sum, &err) < 0)
         fail_msg("runner: %s", err.msg);
     scenario_free(&sc);
+    return sum;
+}
+
+static void run_to_dir(const char *dir, const char *seed)
+{
+    const char *sets[] = {"image.kind=clone", "image.copied_up=0.5", "fio.iodepth=8", "sim.duration_s=0.05",
+                          "ceph.osd_op_history_size=50", seed};
+    run_base(sets, 6, dir);
 }
 
 /*
@@ -914,14 +921,7 @@ static void test_read_cache_summary(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *sets[] = {cases[i].rw, cases[i].cached, "ceph.osd_num_cache_shards=1", "fio.iodepth=8",
                               "sim.duration_s=0.05", "sim.replications=1"};
-        struct scenario sc;
-        struct sim_err err = {0};
-        if (scenario_load(&sc, NULL, base_json, "test_osd.json", sets, 6, &err) < 0)
-            fail_msg("%s", err.msg);
-        struct run_summary sum;
-        if (runner_run(&sc, NULL, false, &sum, &err) < 0)
-            fail_msg("runner: %s", err.msg);
-        scenario_free(&sc);
+        struct run_summary sum = run_base(sets, 6, NULL);
         if (sum.read_cache_hit != cases[i].want)
             fail_msg("%s %s: read_cache_hit %.4f, expected %.0f", cases[i].rw, cases[i].cached, sum.read_cache_hit,
                      cases[i].want);
