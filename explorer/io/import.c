@@ -704,13 +704,7 @@ static int read_config_diff(struct ictx *c, struct sim_err *err)
     cJSON_ArrayForEach(o, diff) {
         const cJSON *fin = cJSON_GetObjectItemCaseSensitive(o, "final");
         char text[256];
-        if (cJSON_IsString(fin))
-            snprintf(text, sizeof text, "%s", fin->valuestring);
-        else if (cJSON_IsBool(fin))
-            snprintf(text, sizeof text, "%s", cJSON_IsTrue(fin) ? "true" : "false");
-        else if (cJSON_IsNumber(fin))
-            snprintf(text, sizeof text, "%.17g", fin->valuedouble);
-        else
+        if (!jsonu_scalar_text(fin, text, sizeof text))
             continue;
         option(c, o->string, text, "config diff");
         n++;

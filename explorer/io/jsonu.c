@@ -257,3 +257,16 @@ cJSON *jsonu_add_u64(cJSON *obj, const char *key, uint64_t v)
     cJSON_AddItemToObject(obj, key, item);
     return item;
 }
+
+bool jsonu_scalar_text(const cJSON *v, char *buf, size_t n)
+{
+    if (cJSON_IsNumber(v))
+        snprintf(buf, n, "%.17g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsString(v))
+        snprintf(buf, n, "%s", v->valuestring);
+    else
+        return false;
+    return true;
+}

@@ -58,5 +58,8 @@ int jsonu_get_string(const cJSON *obj, const char *key, char *out, size_t outsz,
 cJSON *jsonu_add_fixed(cJSON *obj, const char *key, const char *fmt, double v);
 /* Add an unsigned 64-bit integer exactly (cJSON numbers are doubles). */
 cJSON *jsonu_add_u64(cJSON *obj, const char *key, uint64_t v);
+/* A scalar as a parameter's text (a number in full precision, true/false, a
+   string as is) in buf; false when v is not a number, bool or string. */
+bool jsonu_scalar_text(const cJSON *v, char *buf, size_t n);
 
 #endif

@@ -493,13 +493,7 @@ static int apply_hw_json(struct scenario *sc, const cJSON *hw, const char *file,
             return sim_errf(err, -EINVAL, "%s: hw.%s: expected an object", file, hw_kind_keys[i]);
         for (const cJSON *f = part->child; f; f = f->next) {
             char text[128];
-            if (cJSON_IsNumber(f))
-                snprintf(text, sizeof text, "%.17g", f->valuedouble);
-            else if (cJSON_IsBool(f))
-                snprintf(text, sizeof text, "%s", cJSON_IsTrue(f) ? "true" : "false");
-            else if (cJSON_IsString(f))
-                snprintf(text, sizeof text, "%s", f->valuestring);
-            else
+            if (!jsonu_scalar_text(f, text, sizeof text))
                 return sim_errf(err, -EINVAL, "%s: hw.%s.%s: expected a number, bool or string", file,
                                 hw_kind_keys[i], f->string);
             struct sim_err e2;
