@@ -88,7 +88,9 @@ static void bluestore_example(void **state)
         assert_true(num(r, "pool.size") == 3);
         assert_true(num(r, "cluster.hosts") == 4);
         assert_true(num(r, "cluster.osds_per_host") == 4);
-        assert_true(num(r, "cluster.client_hosts") == 4);
+        /* its 4 clients are its 4 OSD hosts: fio runs on them (hyperconverged) */
+        assert_true(num(r, "cluster.client_hosts") == 0);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "cluster.clients_on_osd_hosts")));
         assert_true(num(r, "fio.runtime") == 300);
         assert_true(num(r, "image.size_gib") == 32);
         assert_true(num(r, "image.order") == 22);
@@ -98,7 +100,7 @@ static void bluestore_example(void **state)
     assert_true(has_note(&pl, "benchmarks.librbdfio.osd_ra: ignored: read-ahead"));
     assert_true(has_note(&pl, "cluster.fs, cluster.mkfs_opts, cluster.mount_opts: ignored"));
     assert_true(has_note(&pl, "volumes per client are one image"));
-    assert_true(has_note(&pl, "clients are also OSD hosts"));
+    assert_false(has_note(&pl, "clients are also OSD hosts"));
     cbt_plan_free(&pl);
 }
 
@@ -169,6 +171,13 @@ static void mkfiocmd_details(void **state)
     plan_text("benchmarks:\n  librbdfio:\n    total_iodepth: 2\n    volumes_per_client: 4\n", &pl, 0, NULL);
     assert_true(num(pl.rows->child, "clients.volumes_per_client") == 2 && num(pl.rows->child, "fio.iodepth") == 1);
     assert_true(has_note(&pl, "cbt reduces volumes_per_client from 4 to 2"));
+    cbt_plan_free(&pl);
+    /* some clients are OSD hosts, not all: each client gets a host of its own, with a note */
+    plan_text("cluster:\n  clients: [o1, c2]\n  osds: [o1, o2, o3]\nbenchmarks:\n  librbdfio: {}\n", &pl, 0, NULL);
+    r = pl.rows->child;
+    assert_true(num(r, "cluster.client_hosts") == 2);
+    assert_null(cJSON_GetObjectItem(r, "cluster.clients_on_osd_hosts"));
+    assert_true(has_note(&pl, "1 of 2 clients are also OSD hosts"));
     cbt_plan_free(&pl);
 }
 

@@ -1624,12 +1624,65 @@ static void test_krbd_shared_mapping(void **state)
     run_free(&r);
 }
 
+/* cluster.clients_on_osd_hosts: fio's clones are dealt over the OSD hosts, and
+   their CPU is told apart from the OSDs' on a shared host. */
+static void test_clients_on_osd_hosts(void **state)
+{
+    static const char jobs[] = "[w]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=4\nnumjobs=6\ntime_based\n";
+    /* a client host of its own: the clients' threads account for all of its CPU */
+    struct run r;
+    run_jobs(&r, jobs, NULL, 0);
+    struct cluster_host_stats hs;
+    cluster_host_stats(r.c, 3, &hs);
+    assert_false(hs.osd_host);
+    assert_true(hs.cpu_busy_ns > 0);
+    assert_true(fabs(hs.client_cpu_ns - hs.cpu_busy_ns) < 0.01 * hs.cpu_busy_ns);
+    for (uint32_t h = 0; h < 3; h++) {
+        cluster_host_stats(r.c, h, &hs);
+        assert_true(hs.client_cpu_ns == 0);
+    }
+    run_free(&r);
+    /* hyperconverged: 2 clones per OSD host, each on an image of its own, no client host */
+    static const char *const colo[] = {"cluster.client_hosts=0", "cluster.clients_on_osd_hosts=true",
+                                       "clients.volumes_per_client=2"};
+    run_jobs(&r, jobs, colo, 3);
+    struct cluster_stats st;
+    cluster_stats(r.c, &st);
+    assert_int_equal(st.n_hosts, 3);
+    assert_int_equal(st.n_images, 6);
+    double client_ns[3], total = 0;
+    for (uint32_t h = 0; h < 3; h++) {
+        cluster_host_stats(r.c, h, &hs);
+        assert_true(hs.osd_host);
+        client_ns[h] = hs.client_cpu_ns;
+        total += client_ns[h];
+        assert_true(hs.client_cpu_ns > 0 && hs.client_cpu_ns < 0.8 * hs.cpu_busy_ns);
+    }
+    for (uint32_t h = 0; h < 3; h++) /* the same load on each: a third each */
+        assert_true(client_ns[h] > 0.25 * total && client_ns[h] < 0.42 * total);
+    for (int j = 0; j < 6; j++)
+        assert_true(wstats(&r, j)->total_ios > 30);
+    run_free(&r);
+    /* fio on OSD hosts and on hosts of its own at once: refused */
+    struct scenario sc;
+    struct sim_err err = {0};
+    struct cluster_spec spec;
+    char *text = scenario_text(jobs);
+    static const char *const both[] = {"cluster.client_hosts=2", "cluster.clients_on_osd_hosts=true"};
+    assert_int_equal(scenario_load(&sc, NULL, text, "inline.json", both, 2, &err), 0);
+    assert_true(scenario_to_spec(&sc, 0, &spec, &err) < 0);
+    assert_non_null(strstr(err.msg, "cluster.clients_on_osd_hosts: needs cluster.client_hosts 0"));
+    scenario_free(&sc);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_krbd_vs_librbd),
         cmocka_unit_test(test_krbd_refusals),
         cmocka_unit_test(test_krbd_shared_mapping),
+        cmocka_unit_test(test_clients_on_osd_hosts),
         cmocka_unit_test(test_striping_order22),
         cmocka_unit_test(test_striping_order20),
         cmocka_unit_test(test_object_names_and_pgs),

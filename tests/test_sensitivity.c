@@ -161,6 +161,10 @@ static const struct base bases[] = {
     {"cache-balance", "scenarios/qd1-latency.json",
      {SHORT, "fio.rw=randread", "fio.iodepth=4", "image.cached=1", "ceph.osd_memory_target=2147483648",
       "ceph.osd_num_cache_shards=1", "ceph.bluestore_cache_autotune_interval=0.02"}},
+    /* fio on OSD host 0 of the seed cluster (its 3 hosts): with clients_on_osd_hosts
+       the 3 clones are dealt over all three */
+    {"fio-on-osd-host", "scenarios/qd1-latency.json",
+     {SHORT, "cluster.client_hosts=0", "fio.numjobs=3", "fio.iodepth=8", "clients.volumes_per_client=3"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
     {"pernvme", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
@@ -220,6 +224,7 @@ static const struct {
     {"fio.runtime", {"fio-runtime"}},
     /* one client host vs fio on OSD host 0 */
     {"cluster.client_hosts", {"qd1", "lab"}},
+    {"cluster.clients_on_osd_hosts", {"fio-on-osd-host"}},
     /* the exclusive lock and the images act with several clients */
     {"image.exclusive_lock", {"two-writers", "clone"}},
     /* the kernel client's own costs and its blk-mq tag limit */

@@ -28,6 +28,7 @@ struct cbt_ctx {
     const cJSON *librbdfio;
     int n_clients;               /* fio runs on every client: 1 when the list is absent */
     int client_hosts;            /* cluster.client_hosts to set, -1: leave the scenario's */
+    bool clients_on_osd_hosts;   /* every OSD host is one of cbt's clients */
     int hosts, osds_per_host;    /* -1: leave the scenario's */
     bool warned_pool;
 };
@@ -285,11 +286,15 @@ static int read_cluster(struct cbt_ctx *c, const cJSON *cl, struct sim_err *err)
             }
         if (own == 0 && c->n_clients == 1) {
             c->client_hosts = 0; /* fio on an OSD host, as in a one-box lab */
+        } else if (own == 0 && c->hosts > 1 && c->n_clients == c->hosts) {
+            c->client_hosts = 0; /* hyperconverged: fio on every OSD host */
+            c->clients_on_osd_hosts = true;
         } else {
             c->client_hosts = c->n_clients;
             if (own < c->n_clients)
                 note(c, "cluster.clients: %d of %d clients are also OSD hosts: cephsim gives every client a host of "
-                        "its own (only a single client can share OSD host 0)", c->n_clients - own, c->n_clients);
+                        "its own (fio shares OSD hosts only when one client is OSD host 0 or every OSD host is a "
+                        "client: cluster.clients_on_osd_hosts)", c->n_clients - own, c->n_clients);
         }
     }
     return 0;
@@ -395,6 +400,8 @@ static int build_row(struct cbt_ctx *c, const cJSON *cfg, const char *jp, cJSON 
         put_num(row, "cluster.osds_per_host", c->osds_per_host);
     if (c->client_hosts >= 0)
         put_num(row, "cluster.client_hosts", c->client_hosts);
+    if (c->clients_on_osd_hosts)
+        cJSON_AddTrueToObject(row, "cluster.clients_on_osd_hosts");
     cJSON_AddStringToObject(row, "fio.rw", m);
     put_num(row, "fio.bs", op_size);
     put_num(row, "fio.iodepth", iodepth);

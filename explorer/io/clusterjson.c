@@ -24,6 +24,7 @@ cJSON *clusterjson_stats(const struct cluster *c)
         cJSON_AddStringToObject(e, "role", hs.osd_host ? "osd" : "client");
         cJSON_AddNumberToObject(e, "busy_cores", hs.busy_cores);
         cJSON_AddNumberToObject(e, "cpu_busy_us", hs.cpu_busy_ns / 1e3);
+        cJSON_AddNumberToObject(e, "client_cpu_us", hs.client_cpu_ns / 1e3);
         cJSON_AddNumberToObject(e, "cpu_utilisation", hs.cpu_utilisation);
         cJSON_AddNumberToObject(e, "wakeups", (double)hs.wakeups);
         cJSON_AddNumberToObject(e, "mean_wake_us", hs.wakeups ? hs.wake_ns_total / (double)hs.wakeups / 1e3 : 0);

@@ -52,6 +52,10 @@ const struct param_def scenario_cluster_params[] = {
      "(numactl per NVMe, as the Reef OSDs-per-NVMe study pinned them)"},
     {"client_hosts", PARAM_INT, CL(client_hosts), 0, 64, 1, NULL, NULL, "count",
      "hosts running fio (0: fio runs on OSD host 0, as in the lab)"},
+    {"clients_on_osd_hosts", PARAM_BOOL, CL(clients_on_osd_hosts), 0, 1, 0, NULL, NULL, NULL,
+     "fio runs on the OSD hosts themselves, its job clones dealt over all of them in turn (a hyperconverged "
+     "cluster; cbt's clients = its osds): they share the hosts' cores with the OSDs and reach a local primary "
+     "without the wire; needs client_hosts 0"},
     {"cpu", PARAM_STRING, CL(cpu), 0, 0, 0, "epyc-7302p", NULL, NULL, "CPU profile (hw-profiles/cpu)"},
     {"nvme", PARAM_STRING, CL(nvme), 0, 0, 0, "pm983", NULL, NULL, "NVMe profile (hw-profiles/nvme)"},
     {"nic", PARAM_STRING, CL(nic), 0, 0, 0, "10gbase-t", NULL, NULL, "NIC/link profile (hw-profiles/nic)"},
@@ -947,6 +951,10 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->hosts = (uint32_t)sc->cluster.hosts;
     spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
     spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
+    spec->clients_on_osd_hosts = sc->cluster.clients_on_osd_hosts;
+    if (spec->clients_on_osd_hosts && spec->client_hosts)
+        return sim_errf(err, -EINVAL, "%s: cluster.clients_on_osd_hosts: needs cluster.client_hosts 0 (it is %u)", sc->path,
+                        spec->client_hosts);
     spec->osds_per_nvme = (uint32_t)sc->cluster.osds_per_nvme;
     spec->osd_cpus = (uint32_t)sc->cluster.osd_cpus;
     spec->osd_cpus_smt = sc->cluster.osd_cpus_smt;
@@ -985,7 +993,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->image_count = (uint32_t)sc->image.count;
     spec->volumes_per_client = (uint32_t)sc->clients.volumes_per_client;
     if (spec->volumes_per_client) {
-        uint32_t hosts = spec->client_hosts ? spec->client_hosts : 1;
+        uint32_t hosts = cluster_spec_fio_hosts(spec);
         uint32_t n = spec->volumes_per_client * hosts;
         if (sc->image.count > 1 && (uint32_t)sc->image.count != n)
             return sim_errf(err, -EINVAL,

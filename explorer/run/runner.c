@@ -260,8 +260,11 @@ static void collect(struct cluster *c, struct rep_result *r)
     cJSON_ArrayForEach(it, cJSON_GetObjectItem(stats, "hosts")) {
         double cpu_us = cJSON_GetObjectItem(it, "cpu_busy_us")->valuedouble;
         if (!strcmp(cJSON_GetObjectItem(it, "role")->valuestring, "osd")) {
+            /* fio on an OSD host (the lab, clients_on_osd_hosts): its CPU is the clients' */
+            double client_us = cJSON_GetObjectItem(it, "client_cpu_us")->valuedouble;
             r->busy_cores += cJSON_GetObjectItem(it, "busy_cores")->valuedouble;
-            r->osd_cpu_us += cpu_us;
+            r->osd_cpu_us += cpu_us - client_us;
+            r->client_cpu_us += client_us;
             nh++;
         } else {
             r->client_cpu_us += cpu_us;

@@ -312,6 +312,16 @@ static struct image *job_image(struct cluster *c, const struct workload_job *job
     return NULL;
 }
 
+uint32_t cluster_spec_fio_hosts(const struct cluster_spec *spec)
+{
+    return spec->client_hosts ? spec->client_hosts : spec->clients_on_osd_hosts ? spec->hosts : 1;
+}
+
+uint32_t cluster_spec_fio_host(const struct cluster_spec *spec, uint32_t k)
+{
+    return spec->client_hosts ? spec->hosts + k : spec->clients_on_osd_hosts ? k : 0;
+}
+
 /* Log entries gathered per stage cost CPU on every stage (debug_* levels). */
 static double log_cost(const struct cluster_spec *sp)
 {
@@ -476,14 +486,14 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
     c->n_clients = c->n_results;
     c->clients = sim_xcalloc(c->n_clients, sizeof *c->clients);
     c->results = sim_xcalloc(c->n_results, sizeof *c->results);
-    uint32_t n_hosts_clients = spec->client_hosts ? spec->client_hosts : 1;
+    uint32_t n_hosts_clients = cluster_spec_fio_hosts(spec);
     uint32_t *dealt = sim_xcalloc(n_hosts_clients, sizeof *dealt);
     uint32_t slot = 0;
     for (int j = 0; j < jf->n_jobs; j++) {
         const struct workload_job *job = &jf->jobs[j];
         for (uint32_t k = 0; k < job->numjobs; k++, slot++) {
-            uint32_t host_index = spec->client_hosts ? slot % spec->client_hosts : 0;
-            uint32_t host = spec->client_hosts ? spec->hosts + host_index : 0;
+            uint32_t host_index = slot % n_hosts_clients;
+            uint32_t host = cluster_spec_fio_host(spec, host_index);
             struct image *img = job_image(c, job, host_index, dealt, err);
             if (!img) {
                 free(dealt);
@@ -697,6 +707,8 @@ static void start_measuring(struct sim *s, void *obj, uint64_t arg)
             w->busy_ns_at_start = w->thread.threads[0].busy_ns;
             w->wakeups_at_start = w->thread.threads[0].wakeups;
         }
+    for (uint32_t i = 0; i < c->n_clients; i++)
+        c->clients[i].cpu_ns_at_start = c->clients[i].ops->cpu_ns(&c->clients[i]);
     for (uint32_t h = 0; h < c->n_hosts; h++)
         cpu_host_reset_stats(&c->hosts[h]);
     for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++)
@@ -860,6 +872,9 @@ void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host
         .wakeups = ch->wakeups,
         .wake_ns_total = ch->wake_ns_total,
     };
+    for (uint32_t i = 0; i < c->n_clients; i++)
+        if (c->clients[i].host == h)
+            out->client_cpu_ns += c->clients[i].ops->cpu_ns(&c->clients[i]) - c->clients[i].cpu_ns_at_start;
     /* OSDs confined to CPU sets ran on their sets: count them with their host */
     uint32_t set_threads = 0;
     for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++) {

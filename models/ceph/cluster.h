@@ -65,6 +65,9 @@ struct cluster_spec {
     bool osd_cpus_smt;
     bool osd_cpus_per_nvme;         /* the OSDs of one drive share one set (pinned per NVMe) */
     uint32_t client_hosts;          /* 0: the clients run on host 0 (the lab) */
+    /* with client_hosts 0: fio's job clones are dealt over every OSD host in
+       turn (hyperconverged), not all on host 0 */
+    bool clients_on_osd_hosts;
     struct cpu_params cpu;
     struct nvme_params nvme;
     struct net_params net;
@@ -149,6 +152,12 @@ struct cluster_io_observer {
     void *ctx;
 };
 
+/* Hosts fio's job clones are dealt over: the client hosts, every OSD host
+   with clients_on_osd_hosts, else OSD host 0 alone (the lab). */
+uint32_t cluster_spec_fio_hosts(const struct cluster_spec *spec);
+/* The host (index into all hosts) of the k-th of those. */
+uint32_t cluster_spec_fio_host(const struct cluster_spec *spec, uint32_t k);
+
 /* Set (or with NULL clear) the observer, before cluster_run. */
 void cluster_set_io_observer(struct cluster *c, const struct cluster_io_observer *o);
 /* When the measured interval began (fio's epoch after ramp_time). */
@@ -216,6 +225,7 @@ struct cluster_image_stats {
 struct cluster_host_stats {
     bool osd_host;                  /* else a client host */
     double busy_cores, cpu_busy_ns, cpu_utilisation;
+    double client_cpu_ns;           /* of cpu_busy_ns, what the clients on it used (fio, librbd/krbd) */
     uint64_t wakeups;
     double wake_ns_total;
 };

@@ -227,6 +227,18 @@ static void krbd_fini(struct client *cl)
     free(cl->msgr);
 }
 
+/* a mapping's kworkers are counted once, with the client that owns the mapping */
+static double krbd_cpu_ns(const struct client *cl)
+{
+    double ns = client_workers_cpu_ns(cl);
+    if (cl->mapping != cl)
+        return ns;
+    ns += cpu_pool_busy_ns(&cl->io_context);
+    for (uint32_t i = 0; i < cl->c->n_osds; i++)
+        ns += cpu_pool_busy_ns(&cl->msgr[i]);
+    return ns;
+}
+
 const struct client_ops krbd_client_ops = {
     .name = "krbd",
     .init = krbd_init,
@@ -236,4 +248,5 @@ const struct client_ops krbd_client_ops = {
     .reply_delivered = krbd_reply_delivered,
     .watch_notify_delivered = krbd_watch_notify_delivered,
     .notify_complete_delivered = krbd_notify_complete_delivered,
+    .cpu_ns = krbd_cpu_ns,
 };

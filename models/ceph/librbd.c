@@ -993,6 +993,23 @@ void client_start_workers(struct client *cl)
     }
 }
 
+/* fio's threads: every client kind has them */
+double client_workers_cpu_ns(const struct client *cl)
+{
+    double ns = 0;
+    for (uint32_t i = 0; i < cl->n_workers; i++)
+        ns += cpu_pool_busy_ns(&cl->workers[i].thread);
+    return ns;
+}
+
+static double librbd_cpu_ns(const struct client *cl)
+{
+    double ns = client_workers_cpu_ns(cl) + cpu_pool_busy_ns(&cl->io_context) + cpu_pool_busy_ns(&cl->rados_finisher);
+    for (uint32_t i = 0; i < (uint32_t)cl->c->spec.ceph.ms_async_op_threads; i++)
+        ns += cpu_pool_busy_ns(&cl->msgr[i]);
+    return ns;
+}
+
 const struct client_ops librbd_client_ops = {
     .name = "librbd",
     .init = librbd_init,
@@ -1001,6 +1018,7 @@ const struct client_ops librbd_client_ops = {
     .reply_delivered = librbd_reply_delivered,
     .watch_notify_delivered = librbd_watch_notify_delivered,
     .notify_complete_delivered = librbd_notify_complete_delivered,
+    .cpu_ns = librbd_cpu_ns,
 };
 
 /* ---- trace replay (replay.h): I/Os handed in by a port instead of a job ---- */

@@ -142,6 +142,7 @@ struct client {
        rbd_wq, libceph client and OSD connections): itself, or the first job
        clone on the same /dev/rbdN of the host (krbd_client_join) */
     struct client *mapping;
+    double cpu_ns_at_start;      /* ops->cpu_ns when the measured interval began */
     /* LatencyStats of SimpleSchedulerObjectDispatch: writes completed so far */
     uint64_t sched_samples;
     /* WriteAroundObjectDispatch: bytes acknowledged to fio but still in flight */
@@ -169,6 +170,9 @@ struct client_ops {
     sim_event_fn watch_notify_delivered;
     /* net delivery of NOTIFY_COMPLETE for the notify obj at its notifier */
     sim_event_fn notify_complete_delivered;
+    /* CPU time of the threads this client owns (fio's, and its library's or
+       mapping's), since they were created (ns) */
+    double (*cpu_ns)(const struct client *cl);
 };
 extern const struct client_ops librbd_client_ops;
 extern const struct client_ops krbd_client_ops; /* krbd.c: the kernel client */
@@ -178,6 +182,8 @@ void krbd_client_join(struct client *cl, struct client *mapping);
 
 /* ---- librbd.c, for the client kinds: fio's side of every client ---- */
 
+/* CPU time of cl's fio threads since they were created (ns). */
+double client_workers_cpu_ns(const struct client *cl);
 /* One object request of io finished (rop's milestones kept); the last one hands io to fio. */
 void client_io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop);
 /* Start every worker of cl after its startdelay. */

@@ -268,6 +268,14 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     }
 }
 
+double cpu_pool_busy_ns(const struct cpu_pool *p)
+{
+    double ns = 0;
+    for (uint32_t i = 0; i < p->n_threads; i++)
+        ns += p->threads[i].busy_ns;
+    return ns;
+}
+
 void cpu_pool_fini(struct cpu_pool *p)
 {
     /* items still queued belong to the sim's waiter pool, freed with it */

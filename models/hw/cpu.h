@@ -202,6 +202,8 @@ void cpu_host_reset_stats(struct cpu_host *h);
 double cpu_host_busy_cores(const struct cpu_host *h);
 
 void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uint32_t n_threads);
+/* CPU time its threads have used since they were created (ns). */
+double cpu_pool_busy_ns(const struct cpu_pool *p);
 void cpu_pool_fini(struct cpu_pool *p);
 
 /* Queue an item on the pool; an idle thread (if any) is woken for it. */
