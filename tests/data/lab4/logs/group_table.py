@@ -3,7 +3,8 @@
 
 One row per (label, workload, rbd_io_scheduler, SCHED_RR) group and fio direction of
 LAB4_CAPTURES: IOPS and fio clat mean per rep, mean, spread = (max-min)/mean, clat p50/p99
-per rep, 1-min loadavg at start, CPU steal %, busy % and foreign nice>0 % over the run (cpu_before/after.json), and the
+per rep, 1-min loadavg at start, CPU steal %, busy % and foreign nice>0 % over the run (cpu_before/after.json), the
+BlueStore buffer-cache hit ratio of reads (osd.N.perf.json, all OSDs; '?' = under 64 MiB read, e.g. a write run's metadata), and the
 same group's mean and spread in LAB2_CAPTURES (lab2 ran at nice -10 where lab4 ran at -20)."""
 import json
 import os
@@ -36,6 +37,16 @@ def load_runs(root):
             fnice = 100.0 * (b["nice"] - a["nice"]) / max(1, tot)
         except (OSError, KeyError):
             busy = fnice = None
+        hit = miss = 0
+        for o in sorted(os.listdir(d)):
+            if o.endswith(".perf.json"):
+                with open(os.path.join(d, o)) as f:
+                    bs = json.load(f).get("bluestore", {})
+                hit += bs.get("bluestore_buffer_hit_bytes", 0)
+                miss += bs.get("bluestore_buffer_miss_bytes", 0)
+        # BlueStore buffer-cache hit ratio of the run's reads, all OSDs (perf reset before the run)
+        # (only when the run read >= 64 MiB: a write run's few metadata reads say nothing)
+        hitpct = 100.0 * hit / (hit + miss) if hit + miss >= 64 << 20 else None
         for dirn in ("read", "write"):
             s = job[dirn]
             if s["total_ios"] == 0:
@@ -45,7 +56,7 @@ def load_runs(root):
             groups.setdefault((m.group(1), dirn), []).append({
                 "rep": int(m.group(2)), "iops": s["iops"], "clat": c["mean"] / 1e3,
                 "p50": pct.get("50.000000", 0) / 1e3, "p99": pct.get("99.000000", 0) / 1e3,
-                "load": float(meta["loadavg_start"].split()[0]), "steal": steal, "busy": busy, "fnice": fnice,
+                "load": float(meta["loadavg_start"].split()[0]), "steal": steal, "busy": busy, "fnice": fnice, "hit": hitpct, "t": meta["t_start"],
                 "nice": meta.get("nice"), "rr": meta.get("sched_rr")})
     return groups
 
@@ -64,8 +75,8 @@ def main():
     lab4, lab2 = load_runs(sys.argv[1]), load_runs(sys.argv[2])
     print("| group | dir | reps | IOPS per rep | IOPS mean | IOPS spread | lab2 IOPS mean (spread) "
           "| clat mean us per rep | clat mean | clat spread | lab2 clat mean (spread) "
-          "| clat p50 us per rep | clat p99 us per rep | load1 start per rep | steal % | busy % | foreign nice>0 CPU % |")
-    print("|" + "---|" * 17)
+          "| clat p50 us per rep | clat p99 us per rep | load1 start per rep | steal % | busy % | foreign nice>0 CPU % | BlueStore read hit % |")
+    print("|" + "---|" * 18)
     for key in sorted(lab4):
         runs = sorted(lab4[key], key=lambda r: r["rep"])
         im, isp = spread([r["iops"] for r in runs])
@@ -79,10 +90,10 @@ def main():
         else:
             l2i_s = l2c_s = "-"
         j = lambda f, k: " / ".join(f % r[k] if r[k] is not None else "?" for r in runs)
-        print("| `%s` | %s | %d | %s | %.0f | %.1f%% | %s | %s | %.0f | %.1f%% | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| `%s` | %s | %d | %s | %.0f | %.1f%% | %s | %s | %.0f | %.1f%% | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             key[0], key[1], len(runs), j("%.0f", "iops"), im, 100 * isp, l2i_s,
             j("%.0f", "clat"), cm, 100 * csp, l2c_s, j("%.0f", "p50"), j("%.0f", "p99"),
-            j("%.2f", "load"), j("%.2f", "steal"), j("%.0f", "busy"), j("%.0f", "fnice")))
+            j("%.2f", "load"), j("%.2f", "steal"), j("%.0f", "busy"), j("%.0f", "fnice"), j("%.0f", "hit")))
 
 
 if __name__ == "__main__":
