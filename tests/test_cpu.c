@@ -171,6 +171,44 @@ static void test_wake_latency_through_pool(void **state)
     }
 }
 
+/*
+ * cost.thread_sleep_us: a worker whose queue empties burns S on its core on
+ * the way to sleep, after its item and off the item's path.  By hand (wake
+ * 5 us, C1 1 us, S = 4 us, items of 10 us, one thread):
+ *  - item 1 submitted at 1000 us: woken at 1006, runs to 1016; sleeps 1016-1020;
+ *  - item 2 at 1018 (during the sleep path): taken at 1020, no wake-up;
+ *  - item 3 at 2000, long after: woken again, starts at 2006;
+ *  - CPU: 3 x 10 + 2 sleeps of 4 (1016-1020 and after item 2, 1030-1034), then
+ *    a third after item 3: 30 + 12 = 42 us; 2 wake-ups.
+ * Without S the same items start at 1006, 1018 + 6 = 1024 (woken) and 2006.
+ */
+static void test_sleep_cpu_off_the_path(void **state)
+{
+    for (int with = 0; with <= 1; with++) {
+        struct sim *s = sim_create(2);
+        struct cpu_host h;
+        struct cpu_params p = c1_params();
+        p.sleep_us = with ? 4 : 0;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 1);
+        struct run_log l = {.pool = &pool, .work_us = 10};
+        sim_schedule(s, 1000000, submit_ev, &l, 1);
+        sim_schedule(s, 1018000, submit_ev, &l, 2);
+        sim_schedule(s, 2000000, submit_ev, &l, 3);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, 3);
+        assert_int_equal(l.t[0], 1006000);
+        assert_int_equal(l.t[1], with ? 1020000 : 1024000);
+        assert_int_equal(l.t[2], 2006000);
+        assert_int_equal(h.wakeups, with ? 2 : 3);
+        assert_true(fabs(pool.threads[0].busy_ns - (with ? 42000.0 : 30000.0)) < 0.5);
+        assert_false(pool.threads[0].busy);
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
 /* ---- pool dispatch order ---- */
 
 /* A 1-thread pool busy with a 10 us blocker (tag 0) from t=0; returns at t=1 us. */
@@ -875,6 +913,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wake_latency_cstates),
         cmocka_unit_test(test_wake_latency_through_pool),
+        cmocka_unit_test(test_sleep_cpu_off_the_path),
         cmocka_unit_test(test_pool_fifo),
         cmocka_unit_test(test_pool_priorities),
         cmocka_unit_test(test_pool_private_first),

@@ -855,6 +855,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     p->boost_clock_ghz = cpu->boost_clock_ghz * ipc;
     p->all_core_clock_ghz = cpu->all_core_clock_ghz * ipc;
     p->wake_us = sc->cost.thread_wake_us;
+    p->sleep_us = sc->cost.thread_sleep_us;
     p->work_cv = sc->cost.cpu_work_cv;
     p->timeslice_us = sc->cost.cpu_timeslice_us;
     /* allowed idle states: up to max_cstate, within the PM QoS latency limit */

@@ -141,6 +141,10 @@ const struct param_def stage_cost_params[] = {
     C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
     C(rocksdb_background_us_per_txc, 90, "RocksDB memtable flush + compaction CPU per txc, on the background threads "
       "(off the commit path; brings a replicated write to ~285 us of OSD CPU at high load, ceph.io 2022) [est]"),
+    C(thread_sleep_us, 0, "CPU a worker spends going back to sleep when its queue is empty (ShardedThreadPool / "
+      "EventCenter wait: unlock, futex_wait or epoll_wait, schedule() out), after its last item and off that item's "
+      "critical path: paid per sleep, so per op it falls with load (ceph.io 2023 'Is 10k IOPs achievable': "
+      "317 -> 192 us of OSD CPU per op from 1 to 16 clients). 0 = not charged (today's cost table) [est]"),
     C(thread_wake_us, 6, "futex/eventfd wake + context switch of a sleeping thread on a warm core (3-15 us, ceph-model.md 6.2) [est]"),
     {"cpu_work_cv", PARAM_DOUBLE, COST(cpu_work_cv), 0, 10, 0.35, NULL, NULL, "ratio",
      "coefficient of variation of each stage's CPU time (lognormal): cache misses, interrupts, SMT [est]"},

@@ -104,6 +104,7 @@ struct stage_costs {
         bluestore_deferred_us, rocksdb_background_us_per_txc;
     /* the operating system */
     double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
+    double thread_sleep_us;
     double cpu_work_cv;       /* spread of each stage's CPU time */
     double cpu_timeslice_us;  /* CFS: a running thread keeps its core this long while others wait */
     double tcp_loopback_us;   /* a message between two processes of one host (kernel loopback) */

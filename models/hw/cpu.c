@@ -337,6 +337,14 @@ static void pool_kick(struct cpu_pool *p)
         thread_wake(idle);
 }
 
+/* The way back to sleep is paid: the thread then looks once more (work that
+   came meanwhile is taken without a wake-up, as a futex wait on a changed
+   word returns at once), else sleeps. */
+static void sleep_paid(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    thread_next(th);
+}
+
 static void thread_next(struct cpu_thread *th)
 {
     struct cpu_pool *p = th->pool;
@@ -348,11 +356,21 @@ static void thread_next(struct cpu_thread *th)
     if (!it)
         it = itemq_pop(&p->normal_head, &p->normal_tail, &p->normal_len);
     if (!it) {
+        /* nothing queued: the way to sleep (cost.thread_sleep_us) runs on the
+           core after the last item, off that item's critical path */
+        if (p->host->p.sleep_us > 0 && !p->polling && !th->slept) {
+            th->slept = true;
+            th->busy = true;
+            cpu_exec(th, p->host->p.sleep_us, sleep_paid, th, 0);
+            return;
+        }
+        th->slept = false;
         th->busy = false;
         th->idle_since = sim_now(p->host->s);
         return;
     }
     th->busy = true;
+    th->slept = false;
     p->items_run++;
     cpu_item_fn fn = it->fn;
     void *obj = it->obj;

@@ -77,6 +77,7 @@ struct cpu_params {
                                    cpufreq ondemand's up_threshold=80) */
     double util_window_us;      /* utilisation averaging window (cpufreq sampling ~10 ms) */
     double wake_us;             /* futex wake + context switch of a sleeping thread, warm core */
+    double sleep_us;            /* CPU of going back to sleep on an empty queue (at the reference clock) */
     double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
     double timeslice_us;        /* a running thread keeps its core this long while others wait (CFS) */
     uint32_t index;             /* host index: names the host's random stream */
@@ -172,6 +173,7 @@ struct cpu_thread {
     bool busy;                 /* running an item (possibly blocked on a lock or I/O) */
     bool waking;               /* a wake-up is in progress */
     bool in_cont;              /* its continuation is running: the thread still has its core */
+    bool slept;                /* has paid its way to sleep since its last item */
     /* line 2: items and wake-ups (thread_next, thread_wake) */
     struct cpu_pool *pool __attribute__((aligned(64)));
     struct cpu_itemq private_q;
