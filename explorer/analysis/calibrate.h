@@ -127,6 +127,9 @@ int calibrate_write_scenario(const struct calibrate_opts *o, const struct calibr
  * simulated once with the workload of its first repetition (fio rw/bs/iodepth/numjobs,
  * image kind, scheduler) and compared with the mean of its repetitions.
  */
+/* calibrate_compare_print notes a group whose real reads found this much more in the cache */
+#define CALIBRATE_CACHE_NOTE 0.10
+
 struct calibrate_group {
     char name[256];
     char sets[256];                     /* workload overrides used */
@@ -135,6 +138,10 @@ struct calibrate_group {
     double real_lat, real_lat_min, real_lat_max; /* clat mean, us */
     double sim_iops, sim_lat;
     double err_iops, err_lat;           /* (sim - real mean) / real mean */
+    /* share of the reads' bytes BlueStore's data cache served (bluestore_buffer_hit_bytes
+       over hit + miss, all OSDs; the real one over every repetition); -1: no reads */
+    double real_cache_hit, sim_cache_hit;
+    double real_hit_bytes, real_read_bytes;
 };
 int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struct calibrate_group **groups,
                           int *n_groups, struct sim_err *err);

@@ -458,6 +458,13 @@ static int load_perf(struct validate_capture *cap, struct sim_err *err)
             cap->op_w += w;
             cap->op_rw += rw;
             cap->n_perf++;
+            /* absent before 15.2's perf counters or on another store: no figure */
+            const cJSON *bs = cJSON_GetObjectItemCaseSensitive(root, "bluestore");
+            double hit = json_num(bs, "bluestore_buffer_hit_bytes"), miss = json_num(bs, "bluestore_buffer_miss_bytes");
+            if (isfinite(hit) && isfinite(miss) && hit >= 0 && miss >= 0) {
+                cap->cache_hit_bytes += hit;
+                cap->cache_miss_bytes += miss;
+            }
         }
         cJSON_Delete(root);
     }
@@ -575,6 +582,11 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
         cap->op_w += (double)p->op_w.count;
         cap->op_rw += (double)p->op_rw.count;
         cap->n_perf++;
+        const struct bluestore_perf *bp = cluster_bluestore_perf(c, i);
+        if (bp) {
+            cap->cache_hit_bytes += (double)bp->bluestore_buffer_hit_bytes;
+            cap->cache_miss_bytes += (double)bp->bluestore_buffer_miss_bytes;
+        }
         cJSON *dump = historicops_dump(cluster_optracker(c, i), now, cluster_wall_epoch_ns(c), 0);
         char *text = cJSON_PrintUnformatted(dump);
         cJSON_Delete(dump);

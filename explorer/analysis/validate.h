@@ -63,6 +63,9 @@ struct validate_capture {
     /* osd.N.perf.json, summed over OSDs */
     int n_perf;
     double op_w, op_rw;
+    /* bluestore.bluestore_buffer_hit_bytes / _miss_bytes: the reads' bytes its
+       data cache served and did not (0 / 0 without reads or the counters) */
+    double cache_hit_bytes, cache_miss_bytes;
     /* op-tracker dumps */
     int n_dumps;
     char ops_source[48];         /* "historic_window", "historic_ops", "historic (slowest ops)" */
