@@ -23,6 +23,11 @@
 #        QUIET_WAIT=60  seconds to wait (at most) for the machine to be >=80% idle
 #                    before each run; the outcome is recorded in meta.json
 #        POOL=rbd    pool of the images
+#        DROP_CACHE=1  `cache drop` on every OSD before each run, so that it starts with
+#                    BlueStore's caches cold, as cephsim simulates it by default (fio's
+#                    randrepeat=1 re-reads the previous run's offsets, which the OSDs
+#                    still hold: tests/data/lab4/NOTES.md); 0 = keep them (lab, lab2,
+#                    lab4 were taken so); recorded in meta.json
 #   labwork extensions:
 #        MATRIX="KIND:WORKLOAD:SCHED ..."  run exactly these (per rep) instead of the
 #                    WORKLOADS/QD1_WORKLOADS x KINDS loops; KIND may be LABEL=KIND@IMG[,IMG]
@@ -263,6 +268,7 @@ run_one() {  # run_one <image-kind> <workload> <sched> <rep>
     quiet="$(wait_quiet)"
     [ "$RT" = 1 ] && rt_lab on
     hist_window_mode
+    if [ "${DROP_CACHE:-1}" = 1 ]; then osd_all /tmp - "cache drop"; fi
     osd_all /tmp - "perf reset all"
     python3 "$HERE/cpu_snap.py" "$PIDFILE" > "$dir/cpu_before.json"
     local t0 t1 tmid
@@ -291,7 +297,7 @@ run_one() {  # run_one <image-kind> <workload> <sched> <rep>
  "runtime_s": $RUNTIME, "window_dump_at_s": $MID,
  "t_start": $t0, "t_window_dump": $tmid, "t_end": $t1,
  "loadavg_start": "$load0", "loadavg_end": "$load1",
- "nice": ${NICE:-0}, "sched_rr": $RT, "external": $EXTERNAL, "pre_run_quiet_wait_s": ${quiet% *}, "pre_run_idle_pct": ${quiet#* }}
+ "nice": ${NICE:-0}, "sched_rr": $RT, "cache_dropped": $([ "${DROP_CACHE:-1}" = 1 ] && echo true || echo false), "external": $EXTERNAL, "pre_run_quiet_wait_s": ${quiet% *}, "pre_run_idle_pct": ${quiet#* }}
 EOF
     if [ "$kind" = clone-fresh ]; then
         rbd rm --no-progress "$POOL/$img" >/dev/null
