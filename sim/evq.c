@@ -224,6 +224,19 @@ void evq_push(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj, uint64_t 
     insert(q, &e);
 }
 
+uint64_t evq_take_seq(struct evq *q)
+{
+    SIM_ASSERT(q->seq < EVQ_SEQ_MAX);
+    return q->seq++;
+}
+
+void evq_push_seq(struct evq *q, sim_time_t t, uint64_t seq, sim_event_fn fn, void *obj, uint64_t arg)
+{
+    SIM_ASSERT(seq < q->seq);
+    struct evq_entry e = {t, seq << EVQ_FN_BITS | fn_id(q, fn), obj, arg};
+    insert(q, &e);
+}
+
 struct sim_handle evq_push_cancellable(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj,
                                        uint64_t arg)
 {
@@ -283,6 +296,7 @@ bool evq_pop(struct evq *q, sim_time_t until, sim_time_t *t, struct evq_event *o
     const struct evq_entry *top = &q->heap[0];
     uint32_t id = (uint32_t)(top->key & EVQ_FN_MASK);
     *t = top->t;
+    q->cur_seq = top->key >> EVQ_FN_BITS;
     if (id != EVQ_FN_SLOT) {
         *out = (struct evq_event){q->fns[id], top->obj, top->arg};
     } else {

@@ -72,6 +72,7 @@ struct evq {
     uint32_t slot_cap, free_head;
     uint32_t live;          /* scheduled and not cancelled */
     uint64_t seq;
+    uint64_t cur_seq;       /* sequence of the event popped last (the one running) */
     sim_event_fn *fns;      /* id -> handler; fns[EVQ_FN_SLOT] unused */
     uint32_t n_fns, fns_cap;
     struct evq_fn_entry *fn_hash; /* 2^fn_hash_bits slots */
@@ -92,6 +93,11 @@ void evq_push(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj, uint64_t 
 /* The same, returning a handle for evq_cancel. */
 struct sim_handle evq_push_cancellable(struct evq *q, sim_time_t t, sim_event_fn fn, void *obj,
                                        uint64_t arg);
+
+/* Take the next sequence number without scheduling: an event pushed later with
+   evq_push_seq keeps the place among simultaneous events it would have had now. */
+uint64_t evq_take_seq(struct evq *q);
+void evq_push_seq(struct evq *q, sim_time_t t, uint64_t seq, sim_event_fn fn, void *obj, uint64_t arg);
 
 /* Cancel a pending event; false if it already ran or was cancelled. */
 bool evq_cancel(struct evq *q, struct sim_handle h);

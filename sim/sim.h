@@ -73,6 +73,19 @@ static inline void sim_schedule(struct sim *s, sim_time_t delay, sim_event_fn fn
 /* Schedule at absolute time t (>= now). */
 void sim_schedule_at(struct sim *s, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg);
 
+/* An event that may never be needed: take its place in the order now
+   (sim_take_seq), schedule it later only if it turns out to be
+   (sim_schedule_seq, at the time it was meant for, >= now), and it runs exactly
+   where it would have run had it been scheduled at once.  sim_current_seq: the
+   place of the event running now. */
+static inline uint64_t sim_take_seq(struct sim *s) { return evq_take_seq(&s->q); }
+static inline void sim_schedule_seq(struct sim *s, sim_time_t t, uint64_t seq, sim_event_fn fn, void *obj,
+                                    uint64_t arg)
+{
+    evq_push_seq(&s->q, t, seq, fn, obj, arg);
+}
+static inline uint64_t sim_current_seq(const struct sim *s) { return s->q.cur_seq; }
+
 /* Schedule after delay and return a handle for sim_cancel (timers, timeouts). */
 static inline struct sim_handle sim_schedule_cancellable(struct sim *s, sim_time_t delay,
                                                          sim_event_fn fn, void *obj, uint64_t arg)

@@ -1657,6 +1657,26 @@ static void test_clients_on_osd_hosts(void **state)
         client_ns[h] = hs.client_cpu_ns;
         total += client_ns[h];
         assert_true(hs.client_cpu_ns > 0 && hs.client_cpu_ns < 0.8 * hs.cpu_busy_ns);
+        /* the host's threads by process: ceph-osd's are the rest of its CPU, fio's
+           (with librbd in it) the clients'; the classic OSD's threads (2 OSDs a host,
+           osd_op_num_shards_ssd 8 x osd_op_num_threads_per_shard_ssd 2) */
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_host_thread_stats(r.c, h, ts, CLUSTER_THREAD_KINDS_MAX);
+        double osd_ns = 0, fio_ns = 0;
+        bool seen_shard = false, seen_kv = false;
+        for (uint32_t k = 0; k < nk; k++) {
+            if (!strcmp(ts[k].process, "ceph-osd")) {
+                osd_ns += ts[k].cpu_ns;
+                seen_shard |= !strcmp(ts[k].name, "tp_osd_tp") && ts[k].threads == 2 * 8 * 2;
+                seen_kv |= !strcmp(ts[k].name, "bstore_kv_sync") && ts[k].threads == 2 && ts[k].wakeups > 0;
+            } else {
+                assert_string_equal(ts[k].process, "fio");
+                fio_ns += ts[k].cpu_ns;
+            }
+        }
+        assert_true(seen_shard && seen_kv);
+        assert_true(fabs(fio_ns - hs.client_cpu_ns) < 1e-6 * hs.cpu_busy_ns);
+        assert_true(fabs(osd_ns - (hs.cpu_busy_ns - hs.client_cpu_ns)) < 1e-6 * hs.cpu_busy_ns);
     }
     for (uint32_t h = 0; h < 3; h++) /* the same load on each: a third each */
         assert_true(client_ns[h] > 0.25 * total && client_ns[h] < 0.42 * total);

@@ -334,6 +334,118 @@ static void test_pool_one_wakeup_per_thread(void **state)
 }
 
 /*
+ * wake_all (OSD::ShardedOpWQ::_enqueue's notify_all on an empty scheduler,
+ * ContextQueue::queue's on an empty context queue), by hand on the C1 host
+ * (wake 5 us, 6 us once idle >= 2 us), 3 threads, items of 10 us:
+ *  - A at t = 0 reaches an empty queue: all three wake (3 wake-ups); thread
+ *    0 takes A at 5 us, threads 1 and 2 find nothing and sleep again;
+ *  - B at 8 us: the queue is empty again (A was taken), so the two sleeping
+ *    threads wake (idle 3 us: 6 us each, ready at 14 us), thread 1 takes B;
+ *  - C at 9 us finds B queued (not empty): no wake-up; thread 2, still
+ *    waking, takes C at 14 us;
+ *  - a private item for thread 0 at 30 us (its queue empty, all asleep):
+ *    all three wake again, only thread 0 runs it (at 36 us).
+ * 3 + 2 + 3 = 8 wake-ups; without wake_all (one thread per item) 4.  The
+ * wake-ups that can find nothing are lazy (no event unless work comes first).
+ */
+static void test_pool_wake_all(void **state)
+{
+    for (int all = 0; all <= 1; all++) {
+        struct sim *s = sim_create(11);
+        struct cpu_host h;
+        struct cpu_params p = c1_params();
+        p.cores = 8;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "t", 3);
+        pool.wake_all = all;
+        struct run_log l = {.pool = &pool, .work_us = 10};
+        sim_schedule(s, 0, submit_ev, &l, 1);
+        sim_schedule(s, 8000, submit_ev, &l, 2);
+        sim_schedule(s, 9000, submit_ev, &l, 3);
+        sim_run(s, 30000);
+        cpu_thread_submit(&pool.threads[0], log_item, &l, 4);
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, 4);
+        if (all) {
+            const sim_time_t want_t[] = {5000, 14000, 14000, 36000};
+            const uint32_t want_th[] = {0, 1, 2, 0};
+            for (int i = 0; i < 4; i++) {
+                assert_int_equal(l.t[i], want_t[i]);
+                assert_int_equal(l.thread[i], want_th[i]);
+            }
+            assert_int_equal(h.wakeups, 8);
+            /* 3 submits + 4 stage completions + the wake-ups that found work or
+               could have: thread 0 at A, threads 1 and 2 at B (C came while thread 2
+               was waking: its lazy wake-up became an event), thread 0 at 30 us; the
+               other four (threads 1 and 2 at A and at 30 us) ran as no event */
+            assert_int_equal(sim_events(s), 3 + 4 + 4);
+        } else {
+            assert_int_equal(h.wakeups, 4);
+        }
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/*
+ * Each pool's CPU and wake-ups since its host's last reset, and its process
+ * label, as the per-thread figures of sim.json read them.  By hand, on the
+ * base host (no wake cost, reference clock, 4 cores): pool "a" (1 thread)
+ * runs items of 10 us at t = 0 and 100 us, pool "b" (2 threads) two items at
+ * t = 0 (one each); every run starts with a wake-up (the threads sleep until
+ * then).  Reset at t = 50 us, then a runs its second item and b nothing:
+ * since the reset a has 10 us and 1 wake-up, b 0 and 0.  A pool created after
+ * the reset counts from its creation; a finished pool leaves its host's list.
+ */
+static void test_pool_figures_since_reset(void **state)
+{
+    struct sim *s = sim_create(3);
+    struct cpu_host h;
+    struct cpu_params p = base_params();
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool a, b, c;
+    cpu_pool_init(&a, &h, "a", 1);
+    struct cpu_pool *after_a = cpu_host_last_pool(&h);
+    cpu_pool_init(&b, &h, "b", 2);
+    cpu_host_label_pools(&h, after_a, "proc-b"); /* b only */
+    assert_ptr_equal(a.process, NULL);
+    assert_string_equal(b.process, "proc-b");
+    struct run_log la = {.pool = &a, .work_us = 10}, lb = {.pool = &b, .work_us = 10};
+    sim_schedule(s, 0, submit_ev, &la, 1);
+    sim_schedule(s, 0, submit_ev, &lb, 1);
+    sim_schedule(s, 0, submit_ev, &lb, 2);
+    sim_run(s, 50000);
+    assert_true(fabs(cpu_pool_busy_ns_since_reset(&a) - 10000) < 1e-6);
+    assert_int_equal(cpu_pool_wakeups_since_reset(&b), 2);
+    cpu_host_reset_stats(&h);
+    sim_schedule(s, 100000, submit_ev, &la, 2);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(la.n, 2);
+    assert_true(fabs(cpu_pool_busy_ns_since_reset(&a) - 10000) < 1e-6);
+    assert_int_equal(cpu_pool_wakeups_since_reset(&a), 1);
+    assert_true(fabs(cpu_pool_busy_ns_since_reset(&b) - 0) < 1e-6);
+    assert_int_equal(cpu_pool_wakeups_since_reset(&b), 0);
+    assert_true(fabs(cpu_pool_busy_ns(&b) - 20000) < 1e-6); /* the total is kept */
+    cpu_pool_init(&c, &h, "c", 1);
+    assert_true(fabs(cpu_pool_busy_ns_since_reset(&c) - 0) < 1e-6);
+    /* the host's list in creation order; b's fini unlinks it */
+    const struct cpu_pool *q = cpu_host_first_pool(&h);
+    assert_ptr_equal(q, &a);
+    assert_ptr_equal(q->host_next, &b);
+    assert_ptr_equal(q->host_next->host_next, &c);
+    cpu_pool_fini(&b);
+    assert_ptr_equal(cpu_host_first_pool(&h)->host_next, &c);
+    assert_ptr_equal(c.host_prev, &a);
+    cpu_pool_fini(&c);
+    assert_ptr_equal(cpu_host_last_pool(&h), &a);
+    assert_ptr_equal(a.host_next, NULL);
+    cpu_pool_fini(&a);
+    assert_ptr_equal(cpu_host_first_pool(&h), NULL);
+    sim_destroy(s);
+}
+
+/*
  * A thread already waking claims the queued item it was woken for: no second
  * thread is woken for it.  3 threads, C1 host (wake 5 us, 6 us once idle >= 2 us):
  * A at t=0 wakes thread 0 (starts 5 us, runs to 15 us); B at 14 us wakes
@@ -919,6 +1031,8 @@ int main(void)
         cmocka_unit_test(test_pool_private_first),
         cmocka_unit_test(test_pool_one_wakeup_per_thread),
         cmocka_unit_test(test_pool_no_redundant_wakeup),
+        cmocka_unit_test(test_pool_figures_since_reset),
+        cmocka_unit_test(test_pool_wake_all),
         cmocka_unit_test(test_pool_polling_no_wake_cost),
         cmocka_unit_test(test_exec_clock_scaling),
         cmocka_unit_test(test_governor),

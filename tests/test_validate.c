@@ -382,6 +382,74 @@ static void real_lab_capture_imports(void **state)
     validate_capture_free(&c);
 }
 
+/*
+ * The OSDs' CPU and wake-ups per fio I/O.  Expected values computed apart, by
+ * tests/lab/threads.py (Python) on the same files: lab5's QD=1 randwrite r1
+ * 3,381.857041 us and 80.496757 wake-ups over its 6,013 I/Os, QD=16 randread
+ * 187.194723 us and 5.251650 over 133,610; lab2's captures predate the
+ * per-thread figures: CPU from the daemons' ticks, 1,412 ticks at 100 Hz over
+ * 2,516 I/Os = 5,612.082671 us, no wake-ups.  A cephsim run's sim.json gives
+ * its summary; the rows are shown unchecked unless a tolerance is asked for.
+ */
+static void osd_cpu_and_wakeups_per_io(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *dir;
+        double cpu_us, wakeups;
+    } caps[] = {
+        {"tests/data/lab5/captures/noparent_randw-qd1_sched-none_r1", 3381.857041, 80.496757},
+        {"tests/data/lab5/captures/noparent_randr-qd16_sched-none_r1", 187.194723, 5.251650},
+        {"tests/data/lab2/captures/noparent_randw-qd1_sched-none_r1", 5612.082671, NAN},
+    };
+    struct sim_err err = {0};
+    struct validate_capture c;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        if (validate_capture_load(caps[i].dir, &c, &err) < 0)
+            fail_msg("%s: %s", caps[i].dir, err.msg);
+        assert_true(fabs(validate_metric_value(&c, VALIDATE_OSD_CPU) - caps[i].cpu_us) < 1e-5);
+        double w = validate_metric_value(&c, VALIDATE_OSD_WAKEUPS);
+        if (isnan(caps[i].wakeups))
+            assert_true(isnan(w));
+        else
+            assert_true(fabs(w - caps[i].wakeups) < 1e-5);
+        validate_capture_free(&c);
+    }
+    /* a cephsim output directory: sim.json's summary */
+    char dir[] = "out/test_validate_cpu.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put_fio(dir, 500, 2000, 1900, 4000, 1000);
+    testfs_put(dir, "sim.json", "{\"summary\": {\"osd_cpu_us_per_op\": 250.5, \"osd_threads_per_op\": ["
+               "{\"name\": \"tp_osd_tp\", \"cpu_us\": 200, \"wakeups\": 4.5},"
+               "{\"name\": \"msgr-worker\", \"cpu_us\": 50.5, \"wakeups\": 2.25}]}}");
+    struct validate_capture sim;
+    assert_int_equal(validate_capture_load(dir, &sim, &err), 0);
+    assert_true(fabs(sim.osd_cpu_us_per_io - 250.5) < 1e-9);
+    assert_true(fabs(sim.osd_wakeups_per_io - 6.75) < 1e-9);
+    assert_int_equal(validate_capture_load(caps[0].dir, &c, &err), 0);
+    struct validate_tolerance tol;
+    validate_tolerance_defaults(&tol);
+    struct validate_report rep;
+    validate_compare(&c, &sim, &tol, &rep);
+    const struct validate_row *cpu = &rep.rows[VALIDATE_OSD_CPU];
+    assert_string_equal(cpu->name, "OSD CPU per fio I/O");
+    assert_true(cpu->available && isnan(cpu->tol) && cpu->pass);
+    assert_true(fabs(cpu->err - (250.5 - 3381.857041) / 3381.857041) < 1e-6);
+    assert_int_equal(validate_tolerance_parse("osd_cpu=20%,osd_wakeups=off", &tol, &err), 0);
+    validate_compare(&c, &sim, &tol, &rep);
+    assert_false(rep.rows[VALIDATE_OSD_CPU].pass);
+    assert_true(rep.rows[VALIDATE_OSD_WAKEUPS].pass);
+    validate_capture_free(&sim);
+    /* a malformed snapshot is an error naming its file */
+    testfs_put(dir, "cpu_before.json", "{\"clk_tck\": 100, \"daemons\": {\"osd.0\": 5}, "
+               "\"threads\": {\"osd.0\": {\"17\": [\"tp_osd_tp\", \"x\", 1, 0]}}}");
+    testfs_put(dir, "cpu_after.json", "{\"clk_tck\": 100, \"daemons\": {\"osd.0\": 9}}");
+    assert_true(validate_capture_load(dir, &sim, &err) < 0);
+    assert_non_null(strstr(err.msg, "cpu_before.json: threads.osd.0.17: expected [comm, cpu_ns, voluntary"));
+    validate_capture_free(&c);
+    testfs_rm_tree(dir);
+}
+
 /* A capture and a simulation of another workload: named, sizes compared as bytes. */
 static void mismatched_workloads_are_named(void **state)
 {
@@ -414,6 +482,7 @@ int main(void)
         cmocka_unit_test(tolerance_parsing),
         cmocka_unit_test(compare_flags_what_is_outside),
         cmocka_unit_test(mismatched_workloads_are_named),
+        cmocka_unit_test(osd_cpu_and_wakeups_per_io),
         cmocka_unit_test(capture_load_and_workload),
         cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(cdf_plot_files),

@@ -39,11 +39,11 @@ static const char *const dist_keys[VALIDATE_N_DISTS] = {
     "queued_for_pg", "reached_pg", "started", "subops", "op_commit", "sub_op_commit_rec",
     "commit_sent", "total"};
 static const char *const metric_keys[VALIDATE_N_METRICS] = {
-    "iops", "lat_mean", "lat_p50", "lat_p99", "op_w", "op_rw", "lock_waits"};
+    "iops", "lat_mean", "lat_p50", "lat_p99", "op_w", "op_rw", "lock_waits", "osd_cpu", "osd_wakeups"};
 static const char *const metric_names[VALIDATE_N_METRICS] = {
     "IOPS", "clat mean", "clat p50", "clat p99", "op_w per fio I/O", "op_rw per fio I/O",
-    "lock-wait share"};
-static const char *const metric_units[VALIDATE_N_METRICS] = {"", "us", "us", "us", "", "", ""};
+    "lock-wait share", "OSD CPU per fio I/O", "OSD wake-ups per fio I/O"};
+static const char *const metric_units[VALIDATE_N_METRICS] = {"", "us", "us", "us", "", "", "", "us", ""};
 
 const char *const validate_window_sets[VALIDATE_N_WINDOW_SETS] = {
     "ceph.osd_op_history_size=20000", "ceph.osd_op_history_duration=1"};
@@ -124,6 +124,8 @@ double validate_metric_value(const struct validate_capture *c, enum validate_met
     case VALIDATE_OP_W: return perf ? c->op_w / (double)c->total_ios : NAN;
     case VALIDATE_OP_RW: return perf ? c->op_rw / (double)c->total_ios : NAN;
     case VALIDATE_LOCK_WAITS: return c->n_writes ? (double)c->n_lock_wait_ops / (double)c->n_writes : NAN;
+    case VALIDATE_OSD_CPU: return c->osd_cpu_us_per_io;
+    case VALIDATE_OSD_WAKEUPS: return c->osd_wakeups_per_io;
     default: return NAN;
     }
 }
@@ -138,7 +140,9 @@ static int cmp_double(const void *a, const void *b)
 
 void validate_tolerance_defaults(struct validate_tolerance *t)
 {
-    static const double def[VALIDATE_N_METRICS] = {0.20, 0.25, 0.25, 0.50, 0.20, 0.20, 0.05};
+    /* the OSDs' CPU and wake-ups are shown, not checked, unless asked (--tolerance
+       osd_cpu=25%): a capture's CPU includes what the host's other load cost it */
+    static const double def[VALIDATE_N_METRICS] = {0.20, 0.25, 0.25, 0.50, 0.20, 0.20, 0.05, NAN, NAN};
     for (int i = 0; i < VALIDATE_N_METRICS; i++)
         t->metric[i] = def[i];
     /* stage medians are checked by default: a PASS with a stage 2x off (+100 % or -50 %)
@@ -362,6 +366,9 @@ static int load_fio(struct validate_capture *cap, struct sim_err *err)
         rc = sim_errf(err, -EINVAL, "%s: jobs[].read/write.total_ios: missing", path);
         goto out;
     }
+    if ((rc = check_measured(tot[0] + tot[1], VALIDATE_MAX_COUNT, path, "jobs[].total_ios", err)) < 0)
+        goto out;
+    cap->all_ios = (uint64_t)(tot[0] + tot[1]);
     cap->ddir = tot[1] > 0 ? 1 : 0;
     const char *dname = cap->ddir ? "write" : "read";
     double wsum = 0, msum = 0, best = -1;
@@ -505,6 +512,105 @@ static int load_dumps(struct validate_capture *cap, struct dist_acc *acc, const 
     return rc < 0 ? rc : found;
 }
 
+/* The ceph-osd daemons' figures of one cpu_snap.py snapshot: CPU (ns; from the
+   per-thread schedstat when there, else utime + stime ticks) and voluntary
+   switches (-1 without per-thread figures).  A file that is there but malformed
+   is an error naming it and the JSON path. */
+static int osd_cpu_snapshot(const char *path, const cJSON *root, double *cpu_ns, double *sleeps,
+                            struct sim_err *err)
+{
+    const cJSON *daemons = cJSON_GetObjectItemCaseSensitive(root, "daemons");
+    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(root, "threads");
+    double tck = json_num(root, "clk_tck");
+    if (!cJSON_IsObject(daemons) || (!cJSON_IsObject(threads) && !(tck > 0)))
+        return sim_errf(err, -EINVAL, "%s: daemons and clk_tck (or threads): expected cpu_snap.py's snapshot",
+                        path);
+    *cpu_ns = 0;
+    *sleeps = cJSON_IsObject(threads) ? 0 : -1;
+    const cJSON *d, *each = cJSON_IsObject(threads) ? threads : daemons;
+    cJSON_ArrayForEach(d, each) {
+        if (strncmp(d->string, "osd.", 4))
+            continue;
+        if (!cJSON_IsObject(threads)) {
+            if (!cJSON_IsNumber(d)) /* the daemon had exited: null */
+                continue;
+            *cpu_ns += d->valuedouble / tck * 1e9;
+            continue;
+        }
+        const cJSON *t;
+        cJSON_ArrayForEach(t, d) {
+            /* [comm, cpu_ns, voluntary, nonvoluntary] */
+            const cJSON *cpu = cJSON_GetArrayItem(t, 1), *vol = cJSON_GetArrayItem(t, 2);
+            if (!cJSON_IsArray(t) || !cJSON_IsNumber(cpu) || !cJSON_IsNumber(vol))
+                return sim_errf(err, -EINVAL, "%s: threads.%s.%s: expected [comm, cpu_ns, voluntary, nonvoluntary]",
+                                path, d->string, t->string);
+            *cpu_ns += cpu->valuedouble;
+            *sleeps += vol->valuedouble;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The OSDs' CPU and wake-ups per fio I/O: from the lab kit's cpu_before/after.json
+ * (threads present at both ends are compared; one that exited or started in
+ * between counts what it had), else from a cephsim run's sim.json summary
+ * (osd_cpu_us_per_op, osd_threads_per_op).  NAN where neither says.
+ */
+static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
+{
+    cap->osd_cpu_us_per_io = cap->osd_wakeups_per_io = NAN;
+    char pa[1100], pb[1100];
+    snprintf(pa, sizeof pa, "%s/cpu_before.json", cap->dir);
+    snprintf(pb, sizeof pb, "%s/cpu_after.json", cap->dir);
+    struct stat st;
+    if (stat(pa, &st) == 0 && stat(pb, &st) == 0) {
+        cJSON *a = jsonu_load_file(pa, err);
+        if (!a)
+            return err ? err->code : -EINVAL;
+        cJSON *b = jsonu_load_file(pb, err);
+        if (!b) {
+            cJSON_Delete(a);
+            return err ? err->code : -EINVAL;
+        }
+        double ca, sa, cb, sb;
+        int rc = osd_cpu_snapshot(pa, a, &ca, &sa, err);
+        if (rc == 0)
+            rc = osd_cpu_snapshot(pb, b, &cb, &sb, err);
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        if (rc < 0)
+            return rc;
+        if (cap->all_ios > 0 && cb >= ca) {
+            cap->osd_cpu_us_per_io = (cb - ca) / 1e3 / (double)cap->all_ios;
+            if (sa >= 0 && sb >= sa)
+                cap->osd_wakeups_per_io = (sb - sa) / (double)cap->all_ios;
+        }
+        return 0;
+    }
+    snprintf(pa, sizeof pa, "%s/sim.json", cap->dir);
+    if (stat(pa, &st) != 0)
+        return 0;
+    cJSON *j = jsonu_load_file(pa, err);
+    if (!j)
+        return err ? err->code : -EINVAL;
+    const cJSON *sum = cJSON_GetObjectItemCaseSensitive(j, "summary");
+    double cpu = json_num(sum, "osd_cpu_us_per_op");
+    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(sum, "osd_threads_per_op");
+    if (isfinite(cpu) && cpu >= 0)
+        cap->osd_cpu_us_per_io = cpu;
+    if (cJSON_IsArray(threads) && cJSON_GetArraySize(threads) > 0) {
+        double w = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, threads)
+            w += json_num(t, "wakeups");
+        if (isfinite(w) && w >= 0)
+            cap->osd_wakeups_per_io = w;
+    }
+    cJSON_Delete(j);
+    return 0;
+}
+
 int validate_capture_load(const char *dir, struct validate_capture *cap, struct sim_err *err)
 {
     memset(cap, 0, sizeof *cap);
@@ -516,6 +622,8 @@ int validate_capture_load(const char *dir, struct validate_capture *cap, struct 
     if (rc < 0)
         return rc;
     if ((rc = load_perf(cap, err)) < 0)
+        return rc;
+    if ((rc = load_osd_cpu(cap, err)) < 0)
         return rc;
     struct dist_acc acc = {0};
     static const char *const kinds[] = {"historic_window", "historic_ops", "historic"};
@@ -557,6 +665,7 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
             runtime = (double)jr[i].runtime_ns / 1e9;
     }
     cap->total_ios = tot[cap->ddir];
+    cap->all_ios = tot[0] + tot[1];
     cap->runtime_s = runtime;
     cap->iops = runtime > 0 ? (double)cap->total_ios / runtime : 0;
     cap->lat_mean_us = h->n ? hist_mean(h) / 1e3 : NAN;
@@ -602,9 +711,26 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
     }
     snprintf(cap->ops_source, sizeof cap->ops_source, "historic_ops");
     acc_finish(cap, &acc);
-    if (rc < 0)
+    if (rc < 0) {
         validate_capture_free(cap);
-    return rc;
+        return rc;
+    }
+    /* the ceph-osd threads' CPU and wake-ups over the measured period */
+    struct cluster_stats cs;
+    cluster_stats(c, &cs);
+    double cpu_ns = 0, wakes = 0;
+    for (uint32_t hi = 0; hi < cs.n_hosts; hi++) {
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_host_thread_stats(c, hi, ts, CLUSTER_THREAD_KINDS_MAX);
+        for (uint32_t k = 0; k < nk; k++)
+            if (!strcmp(ts[k].process, "ceph-osd")) {
+                cpu_ns += ts[k].cpu_ns;
+                wakes += (double)ts[k].wakeups;
+            }
+    }
+    cap->osd_cpu_us_per_io = cap->all_ios ? cpu_ns / 1e3 / (double)cap->all_ios : NAN;
+    cap->osd_wakeups_per_io = cap->all_ios ? wakes / (double)cap->all_ios : NAN;
+    return 0;
 }
 
 void validate_capture_free(struct validate_capture *cap)

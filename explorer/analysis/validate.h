@@ -46,6 +46,8 @@ enum validate_metric {
     VALIDATE_OP_W,       /* [op_w]       perf dump op_w per fio I/O (all OSDs) */
     VALIDATE_OP_RW,      /* [op_rw]      perf dump op_rw per fio I/O */
     VALIDATE_LOCK_WAITS, /* [lock_waits] share of primary writes with "waiting for rw locks" */
+    VALIDATE_OSD_CPU,    /* [osd_cpu]    the OSD daemons' CPU per fio I/O (reads and writes), us */
+    VALIDATE_OSD_WAKEUPS, /* [osd_wakeups] their threads' wake-ups (voluntary switches) per fio I/O */
     VALIDATE_N_METRICS
 };
 
@@ -57,7 +59,12 @@ struct validate_capture {
     int ddir;                    /* 1 write (when the jobs wrote), 0 read */
     double iops, lat_mean_us, lat_p50_us, lat_p99_us;
     uint64_t total_ios;
+    uint64_t all_ios;            /* reads and writes */
     double runtime_s;
+    /* the OSDs' CPU and wake-ups per fio I/O (NAN when not recorded): a capture's
+       cpu_before/after.json (tests/lab/cpu_snap.py; wake-ups only from its per-thread
+       figures), a cephsim run's sim.json summary */
+    double osd_cpu_us_per_io, osd_wakeups_per_io;
     int n_pct;                   /* clat percentile table (for the CDF plot) */
     double pct[VALIDATE_MAX_PCT], pct_us[VALIDATE_MAX_PCT];
     /* osd.N.perf.json, summed over OSDs */

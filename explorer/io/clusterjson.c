@@ -28,6 +28,18 @@ cJSON *clusterjson_stats(const struct cluster *c)
         cJSON_AddNumberToObject(e, "cpu_utilisation", hs.cpu_utilisation);
         cJSON_AddNumberToObject(e, "wakeups", (double)hs.wakeups);
         cJSON_AddNumberToObject(e, "mean_wake_us", hs.wakeups ? hs.wake_ns_total / (double)hs.wakeups / 1e3 : 0);
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_host_thread_stats(c, h, ts, CLUSTER_THREAD_KINDS_MAX);
+        cJSON *threads = cJSON_AddArrayToObject(e, "threads");
+        for (uint32_t k = 0; k < nk; k++) {
+            cJSON *t = cJSON_CreateObject();
+            cJSON_AddStringToObject(t, "process", ts[k].process);
+            cJSON_AddStringToObject(t, "name", ts[k].name);
+            cJSON_AddNumberToObject(t, "threads", ts[k].threads);
+            cJSON_AddNumberToObject(t, "cpu_us", ts[k].cpu_ns / 1e3);
+            jsonu_add_u64(t, "wakeups", ts[k].wakeups);
+            cJSON_AddItemToArray(threads, t);
+        }
         cJSON_AddItemToArray(hosts, e);
     }
     cJSON *osds = cJSON_AddArrayToObject(j, "osds");

@@ -184,7 +184,26 @@ struct rep_result {
     double events, wall_s;
     double lock_releases, lock_blocked, lock_wait_us;
     double cache_hit_bytes, cache_miss_bytes; /* BlueStore data cache, reads, all OSDs */
+    struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's, all hosts, totals */
+    uint32_t n_osd_threads;
 };
+
+/* Add n of cpu_us and wakeups to the kind called name in kinds (appended if new). */
+static void add_thread_kind(struct run_thread_kind *kinds, uint32_t *n, const char *name, double threads,
+                            double cpu_us, double wakeups)
+{
+    uint32_t k = 0;
+    while (k < *n && strcmp(kinds[k].name, name))
+        k++;
+    if (k == *n) {
+        if (*n == CLUSTER_THREAD_KINDS_MAX)
+            return;
+        kinds[(*n)++] = (struct run_thread_kind){.name = name};
+    }
+    kinds[k].threads += threads;
+    kinds[k].cpu_us_per_op += cpu_us;
+    kinds[k].wakeups_per_op += wakeups;
+}
 
 /* IOPS, bandwidth and clat percentiles of I/Os counted in h over secs. */
 static void headline(const struct hist *h, uint64_t ios, uint64_t bytes, double secs, struct rep_headline *o)
@@ -277,12 +296,21 @@ static void collect(struct cluster *c, struct rep_result *r)
         r->device_util += cJSON_GetObjectItem(it, "device_utilisation")->valuedouble;
         nd++;
     }
+    /* the OSD daemons' threads by name (fio and librbd on an OSD host are the clients') */
+    struct cluster_stats cst;
+    cluster_stats(c, &cst);
+    for (uint32_t hi = 0; hi < cst.n_hosts; hi++) {
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_host_thread_stats(c, hi, ts, CLUSTER_THREAD_KINDS_MAX);
+        for (uint32_t k = 0; k < nk; k++)
+            if (!strcmp(ts[k].process, "ceph-osd"))
+                add_thread_kind(r->osd_threads, &r->n_osd_threads, ts[k].name, ts[k].threads,
+                                ts[k].cpu_ns / 1e3, (double)ts[k].wakeups);
+    }
     r->busy_cores /= nh ? nh : 1;
     r->device_util /= nd ? nd : 1;
     r->events = (double)sim_events(cluster_sim(c));
     cJSON_Delete(stats);
-    struct cluster_stats cst;
-    cluster_stats(c, &cst);
     for (uint32_t i = 0; i < cst.n_clients; i++) {
         struct cluster_client_stats cs;
         cluster_client_stats(c, i, &cs);
@@ -561,12 +589,21 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
         client_cpu += r[k].client_cpu_us;
         osd_cpu += r[k].osd_cpu_us;
         cache_hit += r[k].cache_hit_bytes;
+        for (uint32_t t = 0; t < r[k].n_osd_threads; t++) {
+            const struct run_thread_kind *tk = &r[k].osd_threads[t];
+            add_thread_kind(sum->osd_threads, &sum->n_osd_threads, tk->name, tk->threads / reps,
+                            tk->cpu_us_per_op, tk->wakeups_per_op);
+        }
         cache_read += r[k].cache_hit_bytes + r[k].cache_miss_bytes;
     }
     sum->read_cache_hit = cache_read ? cache_hit / cache_read : -1;
     sum->client_cpu_us_per_op = ops ? client_cpu / ops : 0;
     sum->osd_cpu_us_per_op = ops ? osd_cpu / ops : 0;
     sum->wakeups_per_op = ops ? wakeups / ops : 0;
+    for (uint32_t t = 0; t < sum->n_osd_threads; t++) {
+        sum->osd_threads[t].cpu_us_per_op = ops ? sum->osd_threads[t].cpu_us_per_op / ops : 0;
+        sum->osd_threads[t].wakeups_per_op = ops ? sum->osd_threads[t].wakeups_per_op / ops : 0;
+    }
     sum->mean_wake_us = wakeups ? wake_us / wakeups : 0;
     sum->events_per_op = ops ? sum->events / ops : 0;
     sum->lock_wait_mean_us = blocked ? blocked_us / blocked : 0;
@@ -657,6 +694,15 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON_AddNumberToObject(j, "events_per_op", s->events_per_op);
     cJSON_AddNumberToObject(j, "client_cpu_us_per_op", s->client_cpu_us_per_op);
     cJSON_AddNumberToObject(j, "osd_cpu_us_per_op", s->osd_cpu_us_per_op);
+    cJSON *ot = cJSON_AddArrayToObject(j, "osd_threads_per_op");
+    for (uint32_t t = 0; t < s->n_osd_threads; t++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", s->osd_threads[t].name);
+        cJSON_AddNumberToObject(e, "threads", s->osd_threads[t].threads);
+        cJSON_AddNumberToObject(e, "cpu_us", s->osd_threads[t].cpu_us_per_op);
+        cJSON_AddNumberToObject(e, "wakeups", s->osd_threads[t].wakeups_per_op);
+        cJSON_AddItemToArray(ot, e);
+    }
     cJSON_AddNumberToObject(j, "lock_handovers", s->lock_handovers);
     cJSON_AddNumberToObject(j, "lock_wait_mean_us", s->lock_wait_mean_us);
     if (s->read_cache_hit >= 0)
@@ -690,6 +736,13 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
+    if (s->n_osd_threads > 0) {
+        fprintf(f, "  OSD threads per client op (CPU us / wake-ups):");
+        for (uint32_t t = 0; t < s->n_osd_threads; t++)
+            fprintf(f, "%s %s %.0f / %.2f", t ? "," : "", s->osd_threads[t].name, s->osd_threads[t].cpu_us_per_op,
+                    s->osd_threads[t].wakeups_per_op);
+        fprintf(f, "\n");
+    }
     if (s->read_cache_hit >= 0)
         fprintf(f, "  BlueStore data cache: %.1f%% of the bytes read found there (bluestore_buffer_hit_bytes)\n",
                 100 * s->read_cache_hit);

@@ -25,6 +25,13 @@ struct run_dir_summary {
     struct ci iops, bw_mib, lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 };
 
+/* One kind of OSD thread (tp_osd_tp, msgr-worker, bstore_kv_sync...), all OSDs together. */
+struct run_thread_kind {
+    const char *name;            /* the thread's comm (static: the model's pool names) */
+    double threads;              /* how many, all OSDs */
+    double cpu_us_per_op, wakeups_per_op; /* per client op */
+};
+
 struct run_summary {
     int replications;
     int ddir;                    /* FIO_DDIR_READ, FIO_DDIR_WRITE or RUN_DDIR_MIXED: what the jobs issue */
@@ -45,6 +52,8 @@ struct run_summary {
     double lock_handovers;       /* exclusive-lock releases to a peer, whole run, mean per replication */
     double lock_wait_mean_us;    /* mean wait of a write the exclusive-lock layer held back */
     double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
+    struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's threads by name */
+    uint32_t n_osd_threads;
 };
 
 /* 0 when dir may receive a run: absent, empty, or a run directory cephsim

@@ -1,6 +1,6 @@
 /*
  * backend_classic.c - the classic OSD (ceph-osd): AsyncMessenger workers and
- * the sharded op queue's thread pools, each thread woken for its work;
+ * the sharded op queue's thread pools (an empty shard's work wakes all its threads);
  * object contexts locked by RWState (ObjectContext::RWState, with its
  * requeue-all on the last release).
  *
@@ -23,8 +23,15 @@ static void classic_init_threads(struct osd *o, struct cpu_host *h, const struct
     }
     o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;
     o->shards = sim_xcalloc(o->n_shards, sizeof *o->shards);
-    for (uint32_t i = 0; i < o->n_shards; i++)
+    for (uint32_t i = 0; i < o->n_shards; i++) {
         cpu_pool_init(&o->shards[i], h, "tp_osd_tp", (uint32_t)opt->osd_op_num_threads_per_shard_ssd);
+        /* OSD::ShardedOpWQ::_enqueue: an item reaching an empty scheduler is
+           sdata_cond.notify_all() (notify_one only when it was not empty), and
+           ContextQueue::queue (the oncommits for thread 0) notifies all when it
+           was empty: every sleeping thread of the shard wakes, the others find
+           nothing and wait again (the same from 14.2 to 18.2) */
+        o->shards[i].wake_all = true;
+    }
 }
 
 static void classic_fini_threads(struct osd *o)

@@ -518,10 +518,10 @@ static void kv_final_run(struct sim *s, struct cpu_thread *th, void *obj, uint64
     cpu_exec(th, n * stage(bs, bs->env.cost->bluestore_kv_final_us), kv_final_done, bs, arg);
 }
 
-static void kv_synced(struct sim *s, void *obj, uint64_t arg)
+/* kv_sync back from its fdatasync (woken by the completion): the batch is durable */
+static void kv_synced(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
     lat_sum_add(&bs->perf.kv_commit_lat, now - bs->t_phase);
     lat_sum_add(&bs->perf.rocksdb_submit_sync_latency, now - bs->t_phase); /* submit_transaction_sync */
@@ -542,11 +542,19 @@ static void kv_synced(struct sim *s, void *obj, uint64_t arg)
     }
 }
 
+/* The device completed what kv_sync sleeps on: wake it (its own queue: the
+   completion's interrupt wakes the thread waiting in the syscall) to run fn. */
+static void kv_wake_synced(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    cpu_thread_submit((struct cpu_thread *)(uintptr_t)arg, kv_synced, bs, 0);
+}
+
 static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
     /* submit_transaction_sync: BlueFS fsync -> _flush_bdev */
-    nvme_submit(bs->dev, NVME_FLUSH, 0, kv_synced, bs, arg);
+    nvme_submit(bs->dev, NVME_FLUSH, 0, kv_wake_synced, bs, arg);
 }
 
 static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -573,8 +581,13 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     }
     wal = (wal + 4095) / 4096 * 4096;
     bs->t_phase = sim_now(s);
-    /* BlueFS appends to the WAL file: a sequential write */
+    /* BlueFS appends to the WAL file: a sequential write.  With bluefs_buffered_io
+       (true in 14.2.x-18.2) BlueFS::_flush_range copies it into the page cache
+       and _flush_bdev's fdatasync writes it back and sleeps until the device is
+       done (without it, KernelDevice aio and IOContext::aio_wait: a sleep too);
+       kv_sync gives up its core meanwhile (a voluntary switch) */
     nvme_submit(bs->dev, NVME_WRITE_SEQ, (uint32_t)wal, kv_wal_written, bs, (uint64_t)(uintptr_t)th);
+    cpu_thread_release(th);
 }
 
 /* kv_sync after the flush: submit each txc to RocksDB; syscall_ns is CPU the
@@ -586,12 +599,17 @@ static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs
     cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 
-static void kv_flushed(struct sim *s, void *obj, uint64_t arg)
+static void kv_flushed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
-    struct cpu_thread *th = (struct cpu_thread *)(uintptr_t)arg;
     lat_sum_add(&bs->perf.kv_flush_lat, sim_now(s) - bs->t_phase);
     kv_submit(s, th, bs, 0);
+}
+
+static void kv_wake_flushed(struct sim *s, void *obj, uint64_t arg)
+{
+    struct bluestore *bs = obj;
+    cpu_thread_submit((struct cpu_thread *)(uintptr_t)arg, kv_flushed, bs, 0);
 }
 
 /* One _kv_sync_thread iteration: take the whole queue, flush, submit, sync. */
@@ -610,7 +628,9 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     }
     if (bs->aios_since_flush && !bs->dev->p.plp) {
         bs->aios_since_flush = false;
-        nvme_submit(bs->dev, NVME_FLUSH, 0, kv_flushed, bs, (uint64_t)(uintptr_t)th);
+        /* bdev->flush(): fdatasync with a volatile cache to flush, asleep until done */
+        nvme_submit(bs->dev, NVME_FLUSH, 0, kv_wake_flushed, bs, (uint64_t)(uintptr_t)th);
+        cpu_thread_release(th);
         return;
     }
     /* no volatile write cache: bdev->flush() is an fdatasync the kernel

@@ -521,7 +521,10 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 cl->ictx.img = img;
             } else {
                 const struct client_ops *ops = job->kernel_client ? &krbd_client_ops : &librbd_client_ops;
+                struct cpu_pool *before = cpu_host_last_pool(&c->hosts[host]);
                 ops->init(cl, c, slot, host); /* init sets cl->ops */
+                /* librbd runs inside fio's process; krbd's threads are the kernel's */
+                cpu_host_label_pools(&c->hosts[host], before, job->kernel_client ? "kernel" : "fio");
                 cl->ictx.img = img;
                 img->n_watchers++;
             }
@@ -532,6 +535,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
             w->job = job;
             w->index = slot;
             cpu_pool_init(&w->thread, &c->hosts[host], "fio", 1);
+            w->thread.process = "fio";
             uint64_t img_size = img->n_objects * img->object_size;
             uint64_t off = job->offset_pct > 0 ? (uint64_t)(job->offset_pct / 100.0 * img_size) : job->offset;
             uint64_t len = job->size ? job->size
@@ -889,6 +893,36 @@ void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host
     }
     if (set_threads > 0)
         out->cpu_utilisation = out->busy_cores / (double)(set_threads + ch->cores.servers);
+}
+
+static uint32_t add_thread_stats(const struct cpu_host *h, struct cluster_thread_stats *out, uint32_t n,
+                                 uint32_t max)
+{
+    for (const struct cpu_pool *p = cpu_host_first_pool(h); p; p = p->host_next) {
+        const char *process = p->process ? p->process : "";
+        uint32_t k = 0;
+        while (k < n && (strcmp(out[k].name, p->name) || strcmp(out[k].process, process)))
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue; /* more kinds than the caller has room for */
+            out[n++] = (struct cluster_thread_stats){.process = process, .name = p->name};
+        }
+        out[k].threads += p->n_threads;
+        out[k].cpu_ns += cpu_pool_busy_ns_since_reset(p);
+        out[k].wakeups += cpu_pool_wakeups_since_reset(p);
+    }
+    return n;
+}
+
+uint32_t cluster_host_thread_stats(const struct cluster *c, uint32_t h, struct cluster_thread_stats *out,
+                                   uint32_t max)
+{
+    uint32_t n = add_thread_stats(&c->hosts[h], out, 0, max);
+    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++)
+        if (c->osds[i].host == h)
+            n = add_thread_stats(&c->osd_cpusets[i], out, n, max);
+    return n;
 }
 
 void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out)

@@ -229,6 +229,17 @@ struct cluster_host_stats {
     uint64_t wakeups;
     double wake_ns_total;
 };
+/* The threads of one name in one process on a host (all its OSDs' tp_osd_tp
+   together, say), over the measured period: what `top -H` and /proc's
+   voluntary_ctxt_switches show of them. */
+struct cluster_thread_stats {
+    const char *process;            /* "ceph-osd", "fio" (with librbd in it), "kernel" (krbd) */
+    const char *name;               /* the thread's comm: tp_osd_tp, msgr-worker, bstore_kv_sync... */
+    uint32_t threads;
+    double cpu_ns;
+    uint64_t wakeups;               /* wakes from sleep: each after a voluntary context switch */
+};
+#define CLUSTER_THREAD_KINDS_MAX 32
 struct cluster_osd_stats {
     double device_utilisation;
     uint64_t device_reads, device_writes, device_flushes;
@@ -238,6 +249,10 @@ void cluster_stats(const struct cluster *c, struct cluster_stats *out);
 /* Host h (OSD hosts first, then client hosts). */
 void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host_stats *out);
 void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out);
+/* Host h's threads grouped by (process, name), in creation order, the threads of its
+   OSDs' CPU sets with them; returns how many kinds (at most max) were written. */
+uint32_t cluster_host_thread_stats(const struct cluster *c, uint32_t h, struct cluster_thread_stats *out,
+                                   uint32_t max);
 /* Client i (0 .. n_clients - 1, job order) and image i (0 .. n_images - 1);
    lock counters cover the whole run, warm-up included. */
 void cluster_client_stats(const struct cluster *c, uint32_t i, struct cluster_client_stats *out);

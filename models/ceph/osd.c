@@ -654,6 +654,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     struct cpu_host *h = c->osd_cpusets ? &c->osd_cpusets[c->spec.osd_cpus_per_nvme ? first : id] : &c->hosts[host];
     o->backend = osd_backend_for(&c->spec.rel);
     o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
+    struct cpu_pool *before = cpu_host_last_pool(h);
     o->backend->init_threads(o, h, opt);
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
     /* BlueStore on the drive's first OSD's device: the drive's queue and
@@ -664,6 +665,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     struct store_env env = {.s = c->s, .host = h, .dev = dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
                             .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o};
     o->store = o->store_ops->create(&env);
+    cpu_host_label_pools(h, before, "ceph-osd"); /* its threads, as `top -H -p` lists them */
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
                   (uint64_t)opt->osd_client_message_size_cap);
     o->perf.client_messages.max = (uint64_t)opt->osd_client_message_cap;

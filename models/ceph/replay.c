@@ -99,6 +99,7 @@ struct replay_port *replay_port_open(struct cluster *c, uint32_t client, replay_
     p->w.job = NULL; /* job-less: librbd.c issues nothing on its own */
     p->w.index = cl->workers[0].index;
     cpu_pool_init(&p->w.thread, &c->hosts[cl->host], "fio", 1);
+    p->w.thread.process = "fio";
     pool_init(&p->reqs, sizeof(struct replay_req), 256);
     return p;
 }

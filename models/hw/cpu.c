@@ -79,6 +79,12 @@ void cpu_host_reset_stats(struct cpu_host *h)
     h->busy_ns_total = 0;
     h->wakeups = 0;
     h->wake_ns_total = 0;
+    for (struct cpu_pool *p = h->pools; p; p = p->host_next) {
+        p->busy_ns_at_reset = cpu_pool_busy_ns(p);
+        p->wakeups_at_reset = 0;
+        for (uint32_t i = 0; i < p->n_threads; i++)
+            p->wakeups_at_reset += p->threads[i].wakeups;
+    }
 }
 
 double cpu_host_busy_cores(const struct cpu_host *h)
@@ -241,6 +247,12 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     p->host = h;
     p->name = name;
     p->n_threads = n_threads;
+    p->host_prev = h->pools_tail;
+    if (h->pools_tail)
+        h->pools_tail->host_next = p;
+    else
+        h->pools = p;
+    h->pools_tail = p;
     p->threads = sim_xcalloc_aligned(n_threads, sizeof *p->threads, 64);
     /*
      * A thread's stream id: host | the pool's creation order on it | thread.
@@ -276,8 +288,49 @@ double cpu_pool_busy_ns(const struct cpu_pool *p)
     return ns;
 }
 
+double cpu_pool_busy_ns_since_reset(const struct cpu_pool *p)
+{
+    return cpu_pool_busy_ns(p) - p->busy_ns_at_reset;
+}
+
+uint64_t cpu_pool_wakeups_since_reset(const struct cpu_pool *p)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < p->n_threads; i++)
+        n += p->threads[i].wakeups;
+    return n - p->wakeups_at_reset;
+}
+
+const struct cpu_pool *cpu_host_first_pool(const struct cpu_host *h)
+{
+    return h->pools;
+}
+
+struct cpu_pool *cpu_host_last_pool(const struct cpu_host *h)
+{
+    return h->pools_tail;
+}
+
+void cpu_host_label_pools(struct cpu_host *h, struct cpu_pool *after, const char *process)
+{
+    for (struct cpu_pool *p = after ? after->host_next : h->pools; p; p = p->host_next)
+        p->process = process;
+}
+
 void cpu_pool_fini(struct cpu_pool *p)
 {
+    /* pools end before their host (cluster_destroy, replay_port_close): unlink */
+    struct cpu_host *h = p->host;
+    if (h) {
+        if (p->host_prev)
+            p->host_prev->host_next = p->host_next;
+        else
+            h->pools = p->host_next;
+        if (p->host_next)
+            p->host_next->host_prev = p->host_prev;
+        else
+            h->pools_tail = p->host_prev;
+    }
     /* items still queued belong to the sim's waiter pool, freed with it */
     free(p->threads);
     memset(p, 0, sizeof *p);
@@ -292,10 +345,10 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
     thread_next(th);
 }
 
-static void thread_wake(struct cpu_thread *th)
+/* The wake-up latency th would pay if woken now. */
+static sim_time_t thread_wake_ns(const struct cpu_thread *th)
 {
-    struct cpu_host *h = th->host;
-    SIM_ASSERT(!th->busy && !th->waking);
+    const struct cpu_host *h = th->host;
     /* A woken thread goes back to the core it last ran on when that core is
        idle (select_idle_sibling's prev_cpu), which has then been idle about as
        long as the thread slept: its C-state follows the thread's sleep.  When
@@ -312,11 +365,54 @@ static void thread_wake(struct cpu_thread *th)
     const struct cpu_thread *waker = h->running;
     if (!th->pool->polling && waker && waker->ccx != th->ccx)
         lat += h->cross_ccx_ns;
-    th->waking = true;
+    return lat;
+}
+
+/* Count a wake-up of th after lat; it comes back (thread_woken) at once, or,
+   lazy, only if work reaches its pool before it would find nothing. */
+static void thread_wake_after(struct cpu_thread *th, sim_time_t lat, bool lazy)
+{
+    struct cpu_host *h = th->host;
+    SIM_ASSERT(!th->busy && !th->waking && !th->lazy_seq);
     th->wakeups++;
     h->wakeups++;
     h->wake_ns_total += (double)lat;
+    if (lazy) {
+        /* back asleep at now + lat, as thread_next would leave it finding nothing */
+        th->lazy_seq = 1 + sim_take_seq(h->s);
+        th->idle_since = sim_now(h->s) + lat;
+        return;
+    }
+    th->waking = true;
     sim_schedule(h->s, lat, thread_woken, th, 0);
+}
+
+static void thread_wake(struct cpu_thread *th)
+{
+    thread_wake_after(th, thread_wake_ns(th), false);
+}
+
+/*
+ * Before anything reads a pool's threads' states: a lazy wake-up still to come
+ * (its time and order not yet reached) becomes a real one, scheduled where it
+ * would have been, since work is arriving that it may find; one already past
+ * leaves the thread asleep since then (idle_since).
+ */
+static void pool_settle_lazy(struct cpu_pool *p)
+{
+    struct sim *s = p->host->s;
+    for (uint32_t i = 0; i < p->n_threads; i++) {
+        struct cpu_thread *th = &p->threads[i];
+        if (!th->lazy_seq)
+            continue;
+        uint64_t seq = th->lazy_seq - 1;
+        th->lazy_seq = 0;
+        sim_time_t now = sim_now(s);
+        if (th->idle_since > now || (th->idle_since == now && seq > sim_current_seq(s))) {
+            th->waking = true;
+            sim_schedule_seq(s, th->idle_since, seq, thread_woken, th, 0);
+        }
+    }
 }
 
 /* Wake one idle thread if queued shared work is not already claimed by waking threads. */
@@ -382,8 +478,47 @@ static void thread_next(struct cpu_thread *th)
     p->host->running = prev;
 }
 
+/*
+ * notify_all: every sleeping thread wakes; those that find nothing sleep again.
+ * The work there is (`items` queued for any thread, or a private item of
+ * `target`) goes to the threads that come back first, so only they need their
+ * wake-up as an event: the others' are lazy (pool_settle_lazy makes them real
+ * if more work comes first).  A thread's way back to sleep costs CPU when
+ * cost.thread_sleep_us is set, and then every wake-up is real.
+ */
+static void pool_wake_all(struct cpu_pool *p, uint32_t items, const struct cpu_thread *target)
+{
+    sim_time_t lat[CPU_POOL_MAX_THREADS];
+    bool asleep[CPU_POOL_MAX_THREADS], eager[CPU_POOL_MAX_THREADS];
+    uint32_t n = p->n_threads;
+    bool lazy_ok = p->host->p.sleep_us <= 0 && !p->polling;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct cpu_thread *th = &p->threads[i];
+        asleep[i] = !th->busy && !th->waking;
+        lat[i] = asleep[i] ? thread_wake_ns(th) : 0;
+        eager[i] = !lazy_ok || th == target;
+    }
+    /* the first `items` sleepers to come back, by time then by wake order (index:
+       simultaneous wake-ups run in the order they were scheduled) */
+    for (uint32_t k = 0; lazy_ok && k < items; k++) {
+        int best = -1;
+        for (uint32_t i = 0; i < n; i++)
+            if (asleep[i] && !eager[i] && (best < 0 || lat[i] < lat[best]))
+                best = (int)i;
+        if (best < 0)
+            break;
+        eager[best] = true;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (asleep[i])
+            thread_wake_after(&p->threads[i], lat[i], !eager[i]);
+}
+
 void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, void *obj, uint64_t arg)
 {
+    if (p->wake_all)
+        pool_settle_lazy(p);
+    bool was_empty = !p->high_len && !p->normal_len;
     struct cpu_item *it = item_get(p);
     it->fn = fn;
     it->obj = obj;
@@ -397,7 +532,10 @@ void cpu_pool_submit(struct cpu_pool *p, enum cpu_prio prio, cpu_item_fn fn, voi
         itemq_push_front(&p->normal_head, &p->normal_tail, &p->normal_len, it);
     else
         itemq_push_front(&p->high_head, &p->high_tail, &p->high_len, it);
-    pool_kick(p);
+    if (p->wake_all && was_empty)
+        pool_wake_all(p, p->high_len + p->normal_len, NULL);
+    else
+        pool_kick(p);
 }
 
 void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg)
@@ -407,8 +545,14 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
     it->obj = obj;
     it->arg = arg;
     it->t_enq = sim_now(th->host->s);
+    if (th->pool->wake_all)
+        pool_settle_lazy(th->pool);
+    bool was_empty = !th->private_q.len;
     itemq_push_back(&th->private_q.head, &th->private_q.tail, &th->private_q.len, it);
-    if (!th->busy && !th->waking)
+    struct cpu_pool *p = th->pool;
+    if (p->wake_all && was_empty)
+        pool_wake_all(p, p->high_len + p->normal_len, th); /* th among them, if asleep */
+    else if (!th->busy && !th->waking)
         thread_wake(th);
     else if (th->waking)
         pool_kick(th->pool); /* its wake no longer covers the shared work it was counted for */

@@ -114,6 +114,7 @@ struct cpu_host {
     uint64_t wakeups;
     double wake_ns_total;
     uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
+    struct cpu_pool *pools, *pools_tail; /* its live pools in creation order (per-thread-name figures) */
     uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
     uint32_t n_ccx;
     /* utilisation estimate for the governor: EWMA of the busy fraction */
@@ -125,6 +126,9 @@ struct cpu_host {
 
 struct cpu_thread;
 struct cpu_pool;
+
+/* Threads per pool at most (a thread's stream id has 8 bits for it: cpu_pool_init). */
+#define CPU_POOL_MAX_THREADS 256
 
 /* Work item / continuation: runs on thread th. */
 typedef void (*cpu_item_fn)(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
@@ -177,10 +181,12 @@ struct cpu_thread {
     /* line 2: items and wake-ups (thread_next, thread_wake) */
     struct cpu_pool *pool __attribute__((aligned(64)));
     struct cpu_itemq private_q;
-    sim_time_t idle_since;
+    sim_time_t idle_since;     /* when it went to sleep; while lazy_seq, when it will again */
     uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
     uint32_t ccx;              /* its home CCX */
     uint32_t index;
+    uint64_t lazy_seq;         /* 1 + the event order of a wake-up that finds nothing to do
+                                  (notify_all's others), run only if work comes first; 0: none */
 };
 
 /* The first cache line holds what a submit, a kick and a thread's next item read. */
@@ -191,10 +197,18 @@ struct cpu_pool {
     uint32_t high_len, normal_len;
     uint32_t n_threads;
     bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
+    bool wake_all;             /* work reaching an empty queue wakes every sleeping thread
+                                  (a condition variable's notify_all), not one */
     struct cpu_item *high_tail, *normal_tail;
     uint64_t items_run;
     const char *name;
     void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
+    /* cold: the process its threads belong to ("ceph-osd", "fio", "kernel"; NULL until
+       labelled), its host's list of pools, its threads' totals at the host's last reset */
+    const char *process;
+    struct cpu_pool *host_prev, *host_next;
+    double busy_ns_at_reset;
+    uint64_t wakeups_at_reset;
 };
 
 /* Set up a host; its tables live until sim_destroy. */
@@ -206,6 +220,17 @@ double cpu_host_busy_cores(const struct cpu_host *h);
 void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uint32_t n_threads);
 /* CPU time its threads have used since they were created (ns). */
 double cpu_pool_busy_ns(const struct cpu_pool *p);
+/* CPU time (ns) and wake-ups of its threads since its host's last cpu_host_reset_stats
+   (since creation for a pool created after it): what `top -H` and the threads'
+   voluntary_ctxt_switches show of it over the measured period. */
+double cpu_pool_busy_ns_since_reset(const struct cpu_pool *p);
+uint64_t cpu_pool_wakeups_since_reset(const struct cpu_pool *p);
+/* The host's live pools in creation order (next: p->host_next). */
+const struct cpu_pool *cpu_host_first_pool(const struct cpu_host *h);
+/* Its newest pool (NULL: none yet), to label what a daemon creates after it. */
+struct cpu_pool *cpu_host_last_pool(const struct cpu_host *h);
+/* Give every pool of h created after `after` (NULL: all of them) the process name. */
+void cpu_host_label_pools(struct cpu_host *h, struct cpu_pool *after, const char *process);
 void cpu_pool_fini(struct cpu_pool *p);
 
 /* Queue an item on the pool; an idle thread (if any) is woken for it. */
