@@ -336,16 +336,18 @@ static void test_pool_one_wakeup_per_thread(void **state)
 /*
  * wake_all (OSD::ShardedOpWQ::_enqueue's notify_all on an empty scheduler,
  * ContextQueue::queue's on an empty context queue), by hand on the C1 host
- * (wake 5 us, 6 us once idle >= 2 us), 3 threads, items of 10 us:
- *  - A at t = 0 reaches an empty queue: all three wake (3 wake-ups); thread
- *    0 takes A at 5 us, threads 1 and 2 find nothing and sleep again;
- *  - B at 8 us: the queue is empty again (A was taken), so the two sleeping
- *    threads wake (idle 3 us: 6 us each, ready at 14 us), thread 1 takes B;
- *  - C at 9 us finds B queued (not empty): no wake-up; thread 2, still
- *    waking, takes C at 14 us;
+ * (wake 5 us, 6 us once idle >= 2 us), 3 threads, items of 10 us.  Every
+ * woken thread but the first back sleeps once more on the condition's mutex
+ * and is woken by its unlock: 2 wake-ups, back a wake (5 us) later.
+ *  - A at t = 0 reaches an empty queue: all three wake; thread 0 is back at
+ *    5 us and takes A (runs to 15 us), threads 1 and 2 at 10 us: 1 + 2 x 2 = 5;
+ *  - B at 8 us: the queue is empty again, but no thread sleeps (1 and 2 are
+ *    still on their way back): no wake-up; C at 9 us queues behind B;
+ *  - at 10 us thread 1 takes B, thread 2 C (both run to 20 us);
  *  - a private item for thread 0 at 30 us (its queue empty, all asleep):
- *    all three wake again, only thread 0 runs it (at 36 us).
- * 3 + 2 + 3 = 8 wake-ups; without wake_all (one thread per item) 4.  The
+ *    all three wake again (idle >= 2 us: 6 us, the others 12 us), only
+ *    thread 0 runs it (at 36 us): 5 more.
+ * 10 wake-ups; without wake_all (one thread per item, no mutex) 4.  The
  * wake-ups that can find nothing are lazy (no event unless work comes first).
  */
 static void test_pool_wake_all(void **state)
@@ -368,17 +370,17 @@ static void test_pool_wake_all(void **state)
         sim_run(s, SIM_TIME_MAX);
         assert_int_equal(l.n, 4);
         if (all) {
-            const sim_time_t want_t[] = {5000, 14000, 14000, 36000};
+            const sim_time_t want_t[] = {5000, 10000, 10000, 36000};
             const uint32_t want_th[] = {0, 1, 2, 0};
             for (int i = 0; i < 4; i++) {
                 assert_int_equal(l.t[i], want_t[i]);
                 assert_int_equal(l.thread[i], want_th[i]);
             }
-            assert_int_equal(h.wakeups, 8);
+            assert_int_equal(h.wakeups, 10);
             /* 3 submits + 4 stage completions + the wake-ups that found work or
-               could have: thread 0 at A, threads 1 and 2 at B (C came while thread 2
-               was waking: its lazy wake-up became an event), thread 0 at 30 us; the
-               other four (threads 1 and 2 at A and at 30 us) ran as no event */
+               could have: thread 0 at A, threads 1 and 2 from A (B came while they
+               were on their way back: their lazy wake-ups became events), thread 0
+               at 30 us; threads 1 and 2 at 30 us ran as no event */
             assert_int_equal(sim_events(s), 3 + 4 + 4);
         } else {
             assert_int_equal(h.wakeups, 4);
