@@ -90,15 +90,11 @@ static struct totals run(const char *const *sets, int n_sets)
         t.deferred_ops += bp->deferred_write_ops;
         t.throttle_wait_ns += bp->throttle_lat.sum_ns;
     }
-    struct cluster_stats cs;
-    cluster_stats(c, &cs);
-    for (uint32_t h = 0; h < cs.n_hosts; h++) {
-        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-        uint32_t nk = cluster_host_thread_stats(c, h, ts, CLUSTER_THREAD_KINDS_MAX);
-        for (uint32_t k = 0; k < nk; k++)
-            if (!strcmp(ts[k].name, "bstore_kv_sync"))
-                t.kv_sync_wakeups += ts[k].wakeups;
-    }
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        if (!strcmp(ts[k].name, "bstore_kv_sync"))
+            t.kv_sync_wakeups += ts[k].wakeups;
     t.kv_commit_mean_us = t.kv_commits ? (double)kv_sum / (double)t.kv_commits / 1e3 : 0;
     t.rocksdb_submit_mean_us = sub_n ? (double)sub_sum / (double)sub_n / 1e3 : 0;
     cluster_destroy(c);

@@ -301,6 +301,18 @@ static void command_exit_codes(void **state)
     assert_int_equal(run_cmd(missing, 6), 2);
     const char *usage[] = {"validate", "--sim", same, "-q"};
     assert_int_equal(run_cmd(usage, 4), 2);
+    /* --run twice into the same run directory: its report (SIMDIR/validate) does not
+       make the second run refuse the directory as one cephsim did not write */
+    char simrun[600];
+    snprintf(simrun, sizeof simrun, "%.580s/simrun", far);
+    const char *rerun[] = {"validate", "--real", real, "--run", "scenarios/qd1-latency.json", "--sim", simrun,
+                           "--set", "sim.duration_s=0.02", "--set", "sim.warmup_s=0.01", "--set",
+                           "sim.replications=1", "--no-plot", "-q"};
+    for (int k = 0; k < 2; k++)
+        assert_true(run_cmd(rerun, 15) != 2);
+    char report[800];
+    snprintf(report, sizeof report, "%s/validate/validate.json", simrun);
+    assert_int_equal(access(report, R_OK), 0);
     testfs_rm_tree(real);
     testfs_rm_tree(same);
     testfs_rm_tree(far);
@@ -413,6 +425,14 @@ static void osd_cpu_and_wakeups_per_io(void **state)
             assert_true(isnan(w));
         else
             assert_true(fabs(w - caps[i].wakeups) < 1e-5);
+        if (i == 0) { /* per thread kind: threads.py's tp_osd_tp 1,125.389128 us, 22.881923 */
+            const struct validate_thread_kind *tp = NULL;
+            for (int k = 0; k < c.n_threads; k++)
+                if (!strcmp(c.threads[k].name, "tp_osd_tp"))
+                    tp = &c.threads[k];
+            assert_non_null(tp);
+            assert_true(fabs(tp->cpu_us - 1125.389128) < 1e-5 && fabs(tp->wakeups - 22.881923) < 1e-5);
+        }
         validate_capture_free(&c);
     }
     /* a cephsim output directory: sim.json's summary */
@@ -426,6 +446,9 @@ static void osd_cpu_and_wakeups_per_io(void **state)
     assert_int_equal(validate_capture_load(dir, &sim, &err), 0);
     assert_true(fabs(sim.osd_cpu_us_per_io - 250.5) < 1e-9);
     assert_true(fabs(sim.osd_wakeups_per_io - 6.75) < 1e-9);
+    assert_int_equal(sim.n_threads, 2);
+    assert_string_equal(sim.threads[1].name, "msgr-worker");
+    assert_true(fabs(sim.threads[1].wakeups - 2.25) < 1e-9);
     assert_int_equal(validate_capture_load(caps[0].dir, &c, &err), 0);
     struct validate_tolerance tol;
     validate_tolerance_defaults(&tol);
@@ -443,7 +466,8 @@ static void osd_cpu_and_wakeups_per_io(void **state)
     /* a malformed snapshot is an error naming its file */
     testfs_put(dir, "cpu_before.json", "{\"clk_tck\": 100, \"daemons\": {\"osd.0\": 5}, "
                "\"threads\": {\"osd.0\": {\"17\": [\"tp_osd_tp\", \"x\", 1, 0]}}}");
-    testfs_put(dir, "cpu_after.json", "{\"clk_tck\": 100, \"daemons\": {\"osd.0\": 9}}");
+    testfs_put(dir, "cpu_after.json", "{\"clk_tck\": 100, \"daemons\": {\"osd.0\": 9}, "
+               "\"threads\": {\"osd.0\": {\"17\": [\"tp_osd_tp\", 5000, 2, 0]}}}");
     assert_true(validate_capture_load(dir, &sim, &err) < 0);
     assert_non_null(strstr(err.msg, "cpu_before.json: threads.osd.0.17: expected [comm, cpu_ns, voluntary"));
     validate_capture_free(&c);

@@ -512,54 +512,110 @@ static int load_dumps(struct validate_capture *cap, struct dist_acc *acc, const 
     return rc < 0 ? rc : found;
 }
 
-/* The ceph-osd daemons' figures of one cpu_snap.py snapshot: CPU (ns; from the
-   per-thread schedstat when there, else utime + stime ticks) and voluntary
-   switches (-1 without per-thread figures).  A file that is there but malformed
-   is an error naming it and the JSON path. */
-static int osd_cpu_snapshot(const char *path, const cJSON *root, double *cpu_ns, double *sleeps,
-                            struct sim_err *err)
+/* cap's kind called name (the thread name without its trailing number), added if new. */
+static struct validate_thread_kind *thread_kind(struct validate_capture *cap, const char *comm)
 {
-    const cJSON *daemons = cJSON_GetObjectItemCaseSensitive(root, "daemons");
-    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(root, "threads");
-    double tck = json_num(root, "clk_tck");
-    if (!cJSON_IsObject(daemons) || (!cJSON_IsObject(threads) && !(tck > 0)))
-        return sim_errf(err, -EINVAL, "%s: daemons and clk_tck (or threads): expected cpu_snap.py's snapshot",
-                        path);
+    char name[32];
+    snprintf(name, sizeof name, "%s", comm);
+    size_t n = strlen(name);
+    while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9')
+        n--;
+    if (n > 0 && n < strlen(name) && name[n - 1] == '-')
+        n--;
+    name[n] = '\0';
+    for (int k = 0; k < cap->n_threads; k++)
+        if (!strcmp(cap->threads[k].name, name))
+            return &cap->threads[k];
+    if (cap->n_threads == VALIDATE_MAX_THREAD_KINDS)
+        return NULL;
+    struct validate_thread_kind *t = &cap->threads[cap->n_threads++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    return t;
+}
+
+/* One thread of cpu_snap.py's "threads": [comm, cpu_ns, voluntary, nonvoluntary]. */
+static int thread_entry(const char *path, const char *daemon, const cJSON *t, const char **comm, double *cpu_ns,
+                        double *sleeps, struct sim_err *err)
+{
+    const cJSON *c = cJSON_GetArrayItem(t, 0), *cpu = cJSON_GetArrayItem(t, 1), *vol = cJSON_GetArrayItem(t, 2);
+    if (!cJSON_IsArray(t) || !cJSON_IsString(c) || !cJSON_IsNumber(cpu) || !cJSON_IsNumber(vol) ||
+        !(cpu->valuedouble >= 0) || !(vol->valuedouble >= 0))
+        return sim_errf(err, -EINVAL, "%s: threads.%s.%s: expected [comm, cpu_ns, voluntary, nonvoluntary]", path,
+                        daemon, t->string);
+    *comm = c->valuestring;
+    *cpu_ns = cpu->valuedouble;
+    *sleeps = vol->valuedouble;
+    return 0;
+}
+
+/*
+ * The ceph-osd daemons (osd.N) between two cpu_snap.py snapshots: per thread
+ * of the second, what it used since the first (all of it when it started in
+ * between), summed per thread kind into cap (ns and switches, totals), the
+ * CPU alone from the daemons' utime + stime ticks when the snapshots have no
+ * per-thread figures (*sleeps then -1).  A malformed file is an error naming
+ * it and the JSON path.
+ */
+static int osd_cpu_between(struct validate_capture *cap, const char *pa, const cJSON *a, const char *pb,
+                           const cJSON *b, double *cpu_ns, double *sleeps, struct sim_err *err)
+{
+    const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "threads"), *tb = cJSON_GetObjectItemCaseSensitive(b, "threads");
     *cpu_ns = 0;
-    *sleeps = cJSON_IsObject(threads) ? 0 : -1;
-    const cJSON *d, *each = cJSON_IsObject(threads) ? threads : daemons;
-    cJSON_ArrayForEach(d, each) {
+    *sleeps = -1;
+    if (!cJSON_IsObject(ta) || !cJSON_IsObject(tb)) {
+        const cJSON *da = cJSON_GetObjectItemCaseSensitive(a, "daemons"), *db = cJSON_GetObjectItemCaseSensitive(b, "daemons");
+        double tck = json_num(a, "clk_tck");
+        if (!cJSON_IsObject(da) || !cJSON_IsObject(db) || !(tck > 0))
+            return sim_errf(err, -EINVAL, "%s: daemons and clk_tck: expected cpu_snap.py's snapshot",
+                            cJSON_IsObject(da) && tck > 0 ? pb : pa);
+        const cJSON *d;
+        cJSON_ArrayForEach(d, db) {
+            const cJSON *d0 = cJSON_GetObjectItemCaseSensitive(da, d->string);
+            if (strncmp(d->string, "osd.", 4) || !cJSON_IsNumber(d) || !cJSON_IsNumber(d0))
+                continue; /* not an OSD, or it was not running at one end (null) */
+            *cpu_ns += (d->valuedouble - d0->valuedouble) / tck * 1e9;
+        }
+        return 0;
+    }
+    *sleeps = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, tb) {
         if (strncmp(d->string, "osd.", 4))
             continue;
-        if (!cJSON_IsObject(threads)) {
-            if (!cJSON_IsNumber(d)) /* the daemon had exited: null */
-                continue;
-            *cpu_ns += d->valuedouble / tck * 1e9;
-            continue;
-        }
-        const cJSON *t;
+        const cJSON *d0 = cJSON_GetObjectItemCaseSensitive(ta, d->string), *t;
         cJSON_ArrayForEach(t, d) {
-            /* [comm, cpu_ns, voluntary, nonvoluntary] */
-            const cJSON *cpu = cJSON_GetArrayItem(t, 1), *vol = cJSON_GetArrayItem(t, 2);
-            if (!cJSON_IsArray(t) || !cJSON_IsNumber(cpu) || !cJSON_IsNumber(vol))
-                return sim_errf(err, -EINVAL, "%s: threads.%s.%s: expected [comm, cpu_ns, voluntary, nonvoluntary]",
-                                path, d->string, t->string);
-            *cpu_ns += cpu->valuedouble;
-            *sleeps += vol->valuedouble;
+            const char *comm, *comm0;
+            double c1, s1, c0 = 0, s0 = 0;
+            int rc = thread_entry(pb, d->string, t, &comm, &c1, &s1, err);
+            const cJSON *t0 = cJSON_IsObject(d0) ? cJSON_GetObjectItemCaseSensitive(d0, t->string) : NULL;
+            if (rc == 0 && t0)
+                rc = thread_entry(pa, d->string, t0, &comm0, &c0, &s0, err);
+            if (rc < 0)
+                return rc;
+            if (c1 < c0 || s1 < s0) /* a thread id used again by a new thread */
+                c0 = s0 = 0;
+            *cpu_ns += c1 - c0;
+            *sleeps += s1 - s0;
+            struct validate_thread_kind *k = thread_kind(cap, comm);
+            if (k) {
+                k->cpu_us += (c1 - c0) / 1e3;
+                k->wakeups += s1 - s0;
+            }
         }
     }
     return 0;
 }
 
 /*
- * The OSDs' CPU and wake-ups per fio I/O: from the lab kit's cpu_before/after.json
- * (threads present at both ends are compared; one that exited or started in
- * between counts what it had), else from a cephsim run's sim.json summary
- * (osd_cpu_us_per_op, osd_threads_per_op).  NAN where neither says.
+ * The OSDs' CPU and wake-ups per fio I/O, in total and per thread kind: from
+ * the lab kit's cpu_before/after.json, else from a cephsim run's sim.json
+ * summary (osd_cpu_us_per_op, osd_threads_per_op).  NAN where neither says.
  */
 static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
 {
     cap->osd_cpu_us_per_io = cap->osd_wakeups_per_io = NAN;
+    cap->n_threads = 0;
     char pa[1100], pb[1100];
     snprintf(pa, sizeof pa, "%s/cpu_before.json", cap->dir);
     snprintf(pb, sizeof pb, "%s/cpu_after.json", cap->dir);
@@ -573,18 +629,21 @@ static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
             cJSON_Delete(a);
             return err ? err->code : -EINVAL;
         }
-        double ca, sa, cb, sb;
-        int rc = osd_cpu_snapshot(pa, a, &ca, &sa, err);
-        if (rc == 0)
-            rc = osd_cpu_snapshot(pb, b, &cb, &sb, err);
+        double cpu_ns, sleeps;
+        int rc = osd_cpu_between(cap, pa, a, pb, b, &cpu_ns, &sleeps, err);
         cJSON_Delete(a);
         cJSON_Delete(b);
         if (rc < 0)
             return rc;
-        if (cap->all_ios > 0 && cb >= ca) {
-            cap->osd_cpu_us_per_io = (cb - ca) / 1e3 / (double)cap->all_ios;
-            if (sa >= 0 && sb >= sa)
-                cap->osd_wakeups_per_io = (sb - sa) / (double)cap->all_ios;
+        double ios = (double)cap->all_ios;
+        if (ios > 0 && cpu_ns >= 0) {
+            cap->osd_cpu_us_per_io = cpu_ns / 1e3 / ios;
+            if (sleeps >= 0)
+                cap->osd_wakeups_per_io = sleeps / ios;
+        }
+        for (int k = 0; k < cap->n_threads; k++) {
+            cap->threads[k].cpu_us = ios > 0 ? cap->threads[k].cpu_us / ios : NAN;
+            cap->threads[k].wakeups = ios > 0 ? cap->threads[k].wakeups / ios : NAN;
         }
         return 0;
     }
@@ -602,8 +661,16 @@ static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
     if (cJSON_IsArray(threads) && cJSON_GetArraySize(threads) > 0) {
         double w = 0;
         const cJSON *t;
-        cJSON_ArrayForEach(t, threads)
-            w += json_num(t, "wakeups");
+        cJSON_ArrayForEach(t, threads) {
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
+            double tc = json_num(t, "cpu_us"), tw = json_num(t, "wakeups");
+            w += tw;
+            struct validate_thread_kind *k = cJSON_IsString(name) ? thread_kind(cap, name->valuestring) : NULL;
+            if (k) {
+                k->cpu_us += tc;
+                k->wakeups += tw;
+            }
+        }
         if (isfinite(w) && w >= 0)
             cap->osd_wakeups_per_io = w;
     }
@@ -716,20 +783,20 @@ int validate_capture_from_cluster(struct cluster *c, struct validate_capture *ca
         return rc;
     }
     /* the ceph-osd threads' CPU and wake-ups over the measured period */
-    struct cluster_stats cs;
-    cluster_stats(c, &cs);
-    double cpu_ns = 0, wakes = 0;
-    for (uint32_t hi = 0; hi < cs.n_hosts; hi++) {
-        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-        uint32_t nk = cluster_host_thread_stats(c, hi, ts, CLUSTER_THREAD_KINDS_MAX);
-        for (uint32_t k = 0; k < nk; k++)
-            if (!strcmp(ts[k].process, "ceph-osd")) {
-                cpu_ns += ts[k].cpu_ns;
-                wakes += (double)ts[k].wakeups;
-            }
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+    double cpu_ns = 0, wakes = 0, ios = (double)cap->all_ios;
+    for (uint32_t k = 0; k < nk; k++) {
+        cpu_ns += ts[k].cpu_ns;
+        wakes += (double)ts[k].wakeups;
+        struct validate_thread_kind *t = thread_kind(cap, ts[k].name);
+        if (t && ios > 0) {
+            t->cpu_us += ts[k].cpu_ns / 1e3 / ios;
+            t->wakeups += (double)ts[k].wakeups / ios;
+        }
     }
-    cap->osd_cpu_us_per_io = cap->all_ios ? cpu_ns / 1e3 / (double)cap->all_ios : NAN;
-    cap->osd_wakeups_per_io = cap->all_ios ? wakes / (double)cap->all_ios : NAN;
+    cap->osd_cpu_us_per_io = ios > 0 ? cpu_ns / 1e3 / ios : NAN;
+    cap->osd_wakeups_per_io = ios > 0 ? wakes / ios : NAN;
     return 0;
 }
 
@@ -1058,6 +1125,65 @@ static void describe(FILE *f, const char *what, const struct validate_capture *c
         fprintf(f, "no op-tracker dumps\n");
 }
 
+/* The thread kinds of either side, real's first, then sim's others. */
+static int thread_kinds_union(const struct validate_capture *real, const struct validate_capture *sim,
+                              const char *names[2 * VALIDATE_MAX_THREAD_KINDS])
+{
+    int n = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct validate_capture *c = side ? sim : real;
+        for (int k = 0; k < c->n_threads; k++) {
+            int i = 0;
+            while (i < n && strcmp(names[i], c->threads[k].name))
+                i++;
+            if (i == n)
+                names[n++] = c->threads[k].name;
+        }
+    }
+    return n;
+}
+
+static const struct validate_thread_kind *find_kind(const struct validate_capture *c, const char *name)
+{
+    for (int k = 0; k < c->n_threads; k++)
+        if (!strcmp(c->threads[k].name, name))
+            return &c->threads[k];
+    return NULL;
+}
+
+static double kind_cpu_max(const struct validate_capture *real, const struct validate_capture *sim,
+                           const char *name)
+{
+    const struct validate_thread_kind *r = find_kind(real, name), *s = find_kind(sim, name);
+    double a = r ? r->cpu_us : 0, b = s ? s->cpu_us : 0;
+    return a > b ? a : b;
+}
+
+/* Per OSD thread kind, when both sides have the figures: CPU and wake-ups per fio I/O. */
+static void print_threads(FILE *f, const struct validate_capture *real, const struct validate_capture *sim)
+{
+    if (!real->n_threads || !sim->n_threads)
+        return;
+    const char *names[2 * VALIDATE_MAX_THREAD_KINDS];
+    int n = thread_kinds_union(real, sim, names);
+    /* the busiest first (either side's CPU), insertion sort: a few dozen kinds */
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && kind_cpu_max(real, sim, names[k]) > kind_cpu_max(real, sim, names[k - 1]); k--) {
+            const char *t = names[k];
+            names[k] = names[k - 1];
+            names[k - 1] = t;
+        }
+    fprintf(f, "OSD threads per fio I/O:                CPU us real        sim    wake-ups real        sim\n");
+    for (int i = 0; i < n; i++) {
+        const struct validate_thread_kind *r = find_kind(real, names[i]), *s = find_kind(sim, names[i]);
+        double rc = r ? r->cpu_us : 0, sc = s ? s->cpu_us : 0, rw = r ? r->wakeups : 0, sw = s ? s->wakeups : 0;
+        if (rc < 0.5 && sc < 0.5 && rw < 0.01 && sw < 0.01)
+            continue; /* idle on both sides (admin socket, timers...) */
+        fprintf(f, "  %-34s %14.1f %10.1f %15.2f %10.2f%s\n", names[i], rc, sc, rw, sw,
+                !s ? "  (not modelled)" : !r ? "  (not in the capture)" : "");
+    }
+}
+
 void validate_print(FILE *f, const struct validate_capture *real, const struct validate_capture *sim,
                     const struct validate_report *rep)
 {
@@ -1092,6 +1218,7 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
         const char *res = !r->available ? "n/a" : !row_checked(r) ? "" : r->pass ? "ok" : "FAIL";
         fprintf(f, "%-38s %10s %10s %9s %17s %10s  %s\n", name, rv, sv, ev, ks, tv, res);
     }
+    print_threads(f, real, sim);
     fprintf(f, "\n%s: %d of %d checked metrics outside tolerance%s\n", rep->pass ? "PASS" : "FAIL",
             rep->n_failed, rep->n_checked,
             rep->n_mismatch ? " -- but the workloads differ (WARNING above): the comparison is not like for like" : "");
@@ -1140,6 +1267,19 @@ cJSON *validate_report_json(const struct validate_capture *real, const struct va
         cJSON_AddBoolToObject(o, "available", r->available);
         cJSON_AddBoolToObject(o, "pass", r->pass);
         cJSON_AddItemToArray(rows, o);
+    }
+    const char *names[2 * VALIDATE_MAX_THREAD_KINDS];
+    int n = thread_kinds_union(real, sim, names);
+    cJSON *th = cJSON_AddArrayToObject(j, "osd_threads_per_io");
+    for (int i = 0; i < n; i++) {
+        const struct validate_thread_kind *r = find_kind(real, names[i]), *s = find_kind(sim, names[i]);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", names[i]);
+        add_num(o, "real_cpu_us", r ? r->cpu_us : NAN);
+        add_num(o, "sim_cpu_us", s ? s->cpu_us : NAN);
+        add_num(o, "real_wakeups", r ? r->wakeups : NAN);
+        add_num(o, "sim_wakeups", s ? s->wakeups : NAN);
+        cJSON_AddItemToArray(th, o);
     }
     return j;
 }

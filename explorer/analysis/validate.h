@@ -51,6 +51,8 @@ enum validate_metric {
     VALIDATE_N_METRICS
 };
 
+#define VALIDATE_MAX_THREAD_KINDS 48
+
 /* What one directory holds, reduced to the compared quantities. */
 struct validate_capture {
     char dir[1024];
@@ -65,6 +67,14 @@ struct validate_capture {
        cpu_before/after.json (tests/lab/cpu_snap.py; wake-ups only from its per-thread
        figures), a cephsim run's sim.json summary */
     double osd_cpu_us_per_io, osd_wakeups_per_io;
+    /* the same per thread kind (the thread's name without its number: msgr-worker-1 ->
+       msgr-worker), where the side says (the kit's per-thread figures, sim.json's
+       osd_threads_per_op); first come first */
+    int n_threads;
+    struct validate_thread_kind {
+        char name[32];
+        double cpu_us, wakeups;  /* per fio I/O */
+    } threads[VALIDATE_MAX_THREAD_KINDS];
     int n_pct;                   /* clat percentile table (for the CDF plot) */
     double pct[VALIDATE_MAX_PCT], pct_us[VALIDATE_MAX_PCT];
     /* osd.N.perf.json, summed over OSDs */

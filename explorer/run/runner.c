@@ -297,20 +297,17 @@ static void collect(struct cluster *c, struct rep_result *r)
         nd++;
     }
     /* the OSD daemons' threads by name (fio and librbd on an OSD host are the clients') */
-    struct cluster_stats cst;
-    cluster_stats(c, &cst);
-    for (uint32_t hi = 0; hi < cst.n_hosts; hi++) {
-        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-        uint32_t nk = cluster_host_thread_stats(c, hi, ts, CLUSTER_THREAD_KINDS_MAX);
-        for (uint32_t k = 0; k < nk; k++)
-            if (!strcmp(ts[k].process, "ceph-osd"))
-                add_thread_kind(r->osd_threads, &r->n_osd_threads, ts[k].name, ts[k].threads,
-                                ts[k].cpu_ns / 1e3, (double)ts[k].wakeups);
-    }
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        add_thread_kind(r->osd_threads, &r->n_osd_threads, ts[k].name, ts[k].threads, ts[k].cpu_ns / 1e3,
+                        (double)ts[k].wakeups);
     r->busy_cores /= nh ? nh : 1;
     r->device_util /= nd ? nd : 1;
     r->events = (double)sim_events(cluster_sim(c));
     cJSON_Delete(stats);
+    struct cluster_stats cst;
+    cluster_stats(c, &cst);
     for (uint32_t i = 0; i < cst.n_clients; i++) {
         struct cluster_client_stats cs;
         cluster_client_stats(c, i, &cs);
@@ -422,6 +419,7 @@ int runner_check_own_dir(const char *dir, const struct runner_own_dir *own, stru
 static const char *const run_dir_entries[] = {
     "sim.json", "*_lat.[0-9]*.log", "*_clat.[0-9]*.log", "*_slat.[0-9]*.log", "*_bw.[0-9]*.log",
     "*_iops.[0-9]*.log", "plots",
+    "validate", /* cephsim validate's report, by default in the run it compared */
 };
 
 /* ctx: the fio logs the run wrote (its sim.json's outputs_from.fio_logs: write_iolog names any file) */

@@ -925,6 +925,32 @@ uint32_t cluster_host_thread_stats(const struct cluster *c, uint32_t h, struct c
     return n;
 }
 
+uint32_t cluster_process_thread_stats(const struct cluster *c, const char *process, struct cluster_thread_stats *out,
+                                      uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t h = 0; h < c->n_hosts; h++) {
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_host_thread_stats(c, h, ts, CLUSTER_THREAD_KINDS_MAX);
+        for (uint32_t k = 0; k < nk; k++) {
+            if (strcmp(ts[k].process, process))
+                continue;
+            uint32_t i = 0;
+            while (i < n && strcmp(out[i].name, ts[k].name))
+                i++;
+            if (i == n) {
+                if (n == max)
+                    continue;
+                out[n++] = (struct cluster_thread_stats){.process = ts[k].process, .name = ts[k].name};
+            }
+            out[i].threads += ts[k].threads;
+            out[i].cpu_ns += ts[k].cpu_ns;
+            out[i].wakeups += ts[k].wakeups;
+        }
+    }
+    return n;
+}
+
 void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd_stats *out)
 {
     const struct osd *o = &c->osds[osd];

@@ -253,6 +253,9 @@ void cluster_osd_stats(const struct cluster *c, uint32_t osd, struct cluster_osd
    OSDs' CPU sets with them; returns how many kinds (at most max) were written. */
 uint32_t cluster_host_thread_stats(const struct cluster *c, uint32_t h, struct cluster_thread_stats *out,
                                    uint32_t max);
+/* The same over every host for one process ("ceph-osd": all the OSDs' threads by name). */
+uint32_t cluster_process_thread_stats(const struct cluster *c, const char *process, struct cluster_thread_stats *out,
+                                      uint32_t max);
 /* Client i (0 .. n_clients - 1, job order) and image i (0 .. n_images - 1);
    lock counters cover the whole run, warm-up included. */
 void cluster_client_stats(const struct cluster *c, uint32_t i, struct cluster_client_stats *out);
