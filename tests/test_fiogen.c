@@ -250,6 +250,46 @@ static void test_randommap_covers_once(void **state)
     gen_close(&x);
 }
 
+/* A region whose bitmap is larger than the first hash set: the map starts
+   sparse (the blocks done in a set) and turns into the bitmap as it fills,
+   with the same answers: still every block once per pass, I/Os still cut at
+   a done block.  2^17 blocks: a 16.4 KiB bitmap; the set turns dense past
+   512 blocks (2048 slots would take 16 KiB, half of it or more). */
+static void test_randommap_sparse_then_dense(void **state)
+{
+    const uint64_t K = 1u << 17;
+    struct gen x;
+    gen_open(&x, "[r]\nrw=randwrite\nbs=4k\n", 1, 1, K * 4096);
+    assert_true(x.g.map.n_lvl > 0 && !x.g.map.dense);
+    uint8_t *seen = calloc(K, 1);
+    for (int pass = 0; pass < 2; pass++) {
+        memset(seen, 0, K);
+        for (uint64_t i = 0; i < K; i++) {
+            uint64_t b = next_off(&x, NULL) / 4096;
+            if (i == 500 && pass == 0)
+                assert_false(x.g.map.dense);
+            if (i == 600 && pass == 0)
+                assert_true(x.g.map.dense);
+            assert_true(b < K);
+            if (seen[b]++)
+                fail_msg("pass %d: block %llu twice", pass, (unsigned long long)b);
+        }
+    }
+    gen_close(&x);
+    /* bsrange on the sparse map: no block twice before the map fills */
+    gen_open(&x, "[r]\nrw=randwrite\nbsrange=4k-64k\n", 1, 1, K * 4096);
+    memset(seen, 0, K);
+    for (uint64_t covered = 0; covered < K;) {
+        uint64_t len, off = next_off(&x, &len);
+        for (uint64_t b = off / 4096; b < (off + len) / 4096; b++, covered++)
+            if (seen[b]++)
+                fail_msg("bsrange: block %llu done twice in one pass (%s map)", (unsigned long long)b,
+                         x.g.map.dense ? "dense" : "sparse");
+    }
+    free(seen);
+    gen_close(&x);
+}
+
 /* bsrange with the map: an I/O is cut at a block already done, so none overlaps within a pass. */
 static void test_randommap_cuts_ios(void **state)
 {
@@ -559,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_pareto_hot_blocks),
         cmocka_unit_test(test_normal_ranks),
         cmocka_unit_test(test_randommap_covers_once),
+        cmocka_unit_test(test_randommap_sparse_then_dense),
         cmocka_unit_test(test_randommap_cuts_ios),
         cmocka_unit_test(test_large_region_permutation),
         cmocka_unit_test(test_lfsr_passes_repeat),

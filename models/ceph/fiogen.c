@@ -43,7 +43,10 @@
  *    blocks it covers and is cut at the first one already done
  *    (mark_random_map), and a full map starts a new pass (fio_file_reset).
  *    The bitmap has summary levels like axmap's and is kept up to
- *    FIOGEN_MAP_MAX_BLOCKS (8 MiB); a larger region, or
+ *    FIOGEN_MAP_MAX_BLOCKS (8 MiB); while few blocks are done (under half
+ *    the bitmap's bytes) a hash set of them stands in for it, with the same
+ *    answers (a short run on a large image touches a few thousand of its
+ *    millions of blocks); a larger region, or
  *    random_generator=lfsr, instead walks a keyed permutation of its blocks
  *    (a bijection on the next power of two, cycle-walked into range): no
  *    block repeats within a pass, in O(1) memory, as fio's LFSR gives.  Its
@@ -127,7 +130,9 @@ static inline double rand_01(gsl_rng *r) { return (double)rand32(r) / FRAND32_MA
 
 /* ---- the random map (axmap) ---- */
 
-static void map_reset(struct fiogen_map *m)
+#define MAP_SPARSE_LOG2_MIN 8 /* 256 slots, 2 KiB per job to start */
+
+static void map_dense_reset(struct fiogen_map *m)
 {
     for (int l = 0; l < m->n_lvl; l++) {
         uint64_t words = (m->bits[l] + 63) / 64;
@@ -137,28 +142,59 @@ static void map_reset(struct fiogen_map *m)
     }
 }
 
+static void map_reset(struct fiogen_map *m)
+{
+    if (m->dense) {
+        map_dense_reset(m);
+        return;
+    }
+    memset(m->done, 0xff, ((size_t)1 << m->done_log2) * sizeof *m->done);
+    m->n_done = 0;
+}
+
 static void map_init(struct fiogen_map *m, struct sim *s, uint64_t blocks)
 {
     uint64_t bits = blocks;
     m->n_lvl = 0;
+    m->s = s;
+    m->dense_bytes = 0;
     for (;;) {
         SIM_ASSERT(m->n_lvl < FIOGEN_MAP_LEVELS);
         uint64_t words = (bits + 63) / 64;
-        m->bits[m->n_lvl] = bits;
-        m->lvl[m->n_lvl++] = sim_alloc(s, words, sizeof(uint64_t));
+        m->bits[m->n_lvl++] = bits;
+        m->dense_bytes += words * sizeof(uint64_t);
         if (words == 1)
             break;
         bits = words;
     }
+    m->dense = ((uint64_t)1 << MAP_SPARSE_LOG2_MIN) * sizeof(uint64_t) * 2 > m->dense_bytes;
+    if (m->dense) { /* a small region: the bitmap is smaller than any set */
+        for (int l = 0; l < m->n_lvl; l++)
+            m->lvl[l] = sim_alloc(s, (m->bits[l] + 63) / 64, sizeof(uint64_t));
+    } else {
+        m->done_log2 = MAP_SPARSE_LOG2_MIN;
+        m->done = sim_alloc(s, (size_t)1 << m->done_log2, sizeof *m->done);
+    }
     map_reset(m);
+}
+
+/* sparse: the slot that holds b, or the empty slot where it would go */
+static inline uint64_t *done_slot(const struct fiogen_map *m, uint64_t b)
+{
+    uint64_t mask = ((uint64_t)1 << m->done_log2) - 1;
+    for (uint64_t i = fiogen_hash_u64(b) >> (64 - m->done_log2);; i = (i + 1) & mask)
+        if (m->done[i] == b || m->done[i] == NONE)
+            return &m->done[i];
 }
 
 static inline bool map_isset(const struct fiogen_map *m, uint64_t b)
 {
-    return m->lvl[0][b / 64] >> (b % 64) & 1;
+    if (m->dense)
+        return m->lvl[0][b / 64] >> (b % 64) & 1;
+    return *done_slot(m, b) == b;
 }
 
-static void map_set(struct fiogen_map *m, uint64_t b)
+static void map_dense_set(struct fiogen_map *m, uint64_t b)
 {
     for (int l = 0; l < m->n_lvl; l++) {
         uint64_t *w = &m->lvl[l][b / 64];
@@ -169,9 +205,55 @@ static void map_set(struct fiogen_map *m, uint64_t b)
     }
 }
 
+/* The set at half load: twice the slots, or the bitmap once a set that size
+   would take half its bytes (the old arrays stay in the run's arena: at most
+   as much again). */
+static void map_grow(struct fiogen_map *m)
+{
+    uint64_t *old = m->done;
+    size_t n_old = (size_t)1 << m->done_log2;
+    if ((uint64_t)n_old * 2 * sizeof *old * 2 > m->dense_bytes) {
+        for (int l = 0; l < m->n_lvl; l++)
+            m->lvl[l] = sim_alloc(m->s, (m->bits[l] + 63) / 64, sizeof(uint64_t));
+        map_dense_reset(m);
+        m->dense = true;
+        for (size_t i = 0; i < n_old; i++)
+            if (old[i] != NONE)
+                map_dense_set(m, old[i]);
+        m->done = NULL;
+        return;
+    }
+    m->done_log2++;
+    m->done = sim_alloc(m->s, n_old * 2, sizeof *m->done);
+    memset(m->done, 0xff, n_old * 2 * sizeof *m->done);
+    for (size_t i = 0; i < n_old; i++)
+        if (old[i] != NONE)
+            *done_slot(m, old[i]) = old[i];
+}
+
+static void map_set(struct fiogen_map *m, uint64_t b)
+{
+    if (m->dense) {
+        map_dense_set(m, b);
+        return;
+    }
+    uint64_t *slot = done_slot(m, b);
+    if (*slot == b)
+        return;
+    *slot = b;
+    if (++m->n_done * 2 > (1u << m->done_log2))
+        map_grow(m);
+}
+
 /* The first free block at or after b, NONE if there is none. */
 static uint64_t map_find_free(const struct fiogen_map *m, uint64_t b)
 {
+    if (!m->dense) { /* at most n_done blocks in a row are done */
+        for (uint64_t pos = b; pos < m->bits[0]; pos++)
+            if (*done_slot(m, pos) != pos)
+                return pos;
+        return NONE;
+    }
     int l = 0;
     uint64_t pos = b;
     for (;;) {

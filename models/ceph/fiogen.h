@@ -22,11 +22,19 @@
 #define FIOGEN_MAP_LEVELS 6
 
 /* fio's axmap: a bitmap of the blocks done this pass, with summary levels
-   (a bit of level k+1 is set when its word of level k is full). */
+   (a bit of level k+1 is set when its word of level k is full).  Until the
+   blocks done would fill half the bitmap's bytes the map holds them in a
+   hash set instead (the same answers: a run touches a few thousand blocks of
+   a 100 GiB image per job, whose bitmap is 3.3 MB). */
 struct fiogen_map {
-    uint64_t *lvl[FIOGEN_MAP_LEVELS];
+    uint64_t *lvl[FIOGEN_MAP_LEVELS]; /* allocated when the map turns dense */
     uint64_t bits[FIOGEN_MAP_LEVELS];
     int n_lvl;
+    bool dense;
+    uint64_t *done;                   /* sparse: open addressing, empty slots ~0 */
+    uint32_t done_log2, n_done;       /* 2^done_log2 slots, n_done used */
+    uint64_t dense_bytes;             /* the bitmap's size, every level */
+    struct sim *s;                    /* for the bitmap and larger sets (the run's arena) */
 };
 
 /* One zone of zoned / zoned_abs, indexed by the percentile drawn (1..100). */
