@@ -63,6 +63,8 @@ COMPANION = {
     ("hw.host", "drives_per_host", "1"): ["pool.size=1", "pool.min_size=1"],
     # OSDs share an NVMe in whole groups of a host's OSDs
     ("cluster", "osds_per_nvme", "16"): ["cluster.osds_per_host=16"],
+    # the reduction simulates at most the cluster's own hosts
+    ("sim", "reduce_to_hosts", "1000"): ["cluster.hosts=1000"],
 }
 # a cluster limit that needs a CPU profile big enough for it: the lab's
 # profile with these fields, named by cluster.cpu

@@ -6,7 +6,9 @@
  *    it, with write_flag, and with object_map_skip;
  *  - stat_roundtrip adds one round trip at QD=1;
  *  - the tuned QD=1 latency is in the seed's range, and removing a tuning or
- *    adding a faster network moves it the way the seed reports.
+ *    adding a faster network moves it the way the seed reports;
+ *  - the symmetric-cluster reduction (sim.reduce_to_hosts) keeps a CPU-bound
+ *    cluster's whole IOPS, mean latency and CPU per op within 5 %.
  * Expectations are physical (ratios and bounds), computed in the comments.
  */
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "runner.h"
 #include "scenario.h"
 
 struct result {
@@ -152,6 +155,44 @@ static void qd1_latency_in_the_seed_range_and_moves_as_reported(void **state)
     assert_true(n.mean_us < t.mean_us && n.mean_us > t.mean_us * 0.85);
 }
 
+/*
+ * docs/scaling.md: a cluster of alike hosts, its clients spread evenly and its
+ * PGs by CRUSH, looks the same from every host, so k of its N hosts with
+ * their share of PGs, client hosts and clones carry the same load per OSD.
+ * 6 seed hosts, 12 clones at iodepth 32 on 6 client hosts (2 images each):
+ * the OSD hosts are CPU-bound (about 31 of 32 hardware threads busy), the
+ * case where placement imbalance matters most.  3 of the 6 hosts must give
+ * the whole cluster's IOPS (the simulated hosts' x 2), its mean latency and
+ * its CPU per op within 5 % (the CIs are 1-3 %).
+ */
+static void symmetric_reduction_keeps_the_full_clusters_means(void **state)
+{
+    const char *sets[] = {"cluster.hosts=6", "cluster.client_hosts=6", "pool.pg_num=1024",
+                          "clients.volumes_per_client=2", "fio.numjobs=12", "fio.iodepth=32",
+                          "sim.duration_s=0.2", "sim.warmup_s=0.05", "sim.replications=2",
+                          "sim.reduce_to_hosts=3"};
+    struct run_summary full, part;
+    for (int reduced = 0; reduced < 2; reduced++) {
+        struct scenario sc;
+        struct sim_err err = {0};
+        if (scenario_load(&sc, QD1, NULL, NULL, sets, reduced ? 10 : 9, &err) < 0)
+            fail_msg("%s", err.msg);
+        assert_int_equal(sc.cluster.hosts, reduced ? 3 : 6);
+        if (runner_run(&sc, NULL, false, reduced ? &part : &full, &err) < 0)
+            fail_msg("%s", err.msg);
+        scenario_free(&sc);
+    }
+    assert_true(full.reduction_scale == 0 && part.reduction_scale == 2);
+    assert_true(full.osd_busy_cores > 28); /* CPU-bound, as described */
+    double di = part.iops.mean / full.iops.mean - 1, dl = part.lat_mean_us.mean / full.lat_mean_us.mean - 1;
+    double dc = part.osd_cpu_us_per_op / full.osd_cpu_us_per_op - 1;
+    if (fabs(di) > 0.05 || fabs(dl) > 0.05 || fabs(dc) > 0.05)
+        fail_msg("3 of 6 hosts: IOPS %+.1f %%, mean latency %+.1f %%, OSD CPU per op %+.1f %% off the full run",
+                 100 * di, 100 * dl, 100 * dc);
+    /* op counts are the whole cluster's too: op_w per client write as in full */
+    assert_true(fabs(part.op_w / part.iops.mean / (full.op_w / full.iops.mean) - 1) < 0.05);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +200,7 @@ int main(void)
         cmocka_unit_test(zipf_hot_objects_serialise_a_clone_before_the_fix),
         cmocka_unit_test(stat_roundtrip_adds_one_round_trip_at_qd1),
         cmocka_unit_test(qd1_latency_in_the_seed_range_and_moves_as_reported),
+        cmocka_unit_test(symmetric_reduction_keeps_the_full_clusters_means),
     };
     return cmocka_run_group_tests_name("e2e", tests, NULL, NULL);
 }

@@ -430,6 +430,67 @@ static void test_sim_times_from_jobs(void **state)
     scenario_free(&sc);
 }
 
+/* sim.reduce_to_hosts: k of N hosts with their share of everything per host
+   (docs/scaling.md); shares by hand */
+static void test_symmetric_reduction(void **state)
+{
+    struct scenario sc;
+    struct cluster_spec sp;
+    static const char full[] =
+        "{\"cluster\": {\"hosts\": 32, \"client_hosts\": 31}, \"pool\": {\"pg_num\": 32768},"
+        " \"clients\": {\"volumes_per_client\": 10, \"jobs\": \"[w]\\nioengine=rbd\\nrw=randwrite\\nnumjobs=310\\n\"},"
+        " \"sim\": {\"reduce_to_hosts\": 8}}";
+    load_ok(&sc, &sp, full, NULL, 0);
+    /* 8/32 of everything: 8192 PGs (a power of two stays one), 31 x 1/4 =
+       7.75 -> 8 client hosts, 310 / 4 = 77.5 -> 78 clones (+0.6 %) */
+    assert_int_equal(sp.hosts, 8);
+    assert_int_equal(sp.pg_num, 8192);
+    assert_int_equal(sp.client_hosts, 8);
+    assert_int_equal(sp.jobs.jobs[0].numjobs, 78);
+    assert_int_equal(sp.image_count, 80); /* 10 volumes per client host */
+    assert_true(sc.reduction.on && sc.reduction.scale == 4);
+    assert_int_equal(sc.reduction.hosts, 32);
+    assert_int_equal(sc.reduction.pg_num, 32768);
+    assert_int_equal(sc.reduction.client_hosts, 31);
+    assert_int_equal(sc.reduction.clones, 310);
+    assert_int_equal(sc.reduction.clones_simulated, 78);
+    assert_float_equal(sc.reduction.clones_per_osd_ratio, 78.0 * 4 / 310, 1e-12);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(sc.jobs.job_options[0], "numjobs")->valuestring, "78");
+    scenario_free(&sc);
+    /* 32768 x 10/100 = 3276.8: 4096 is nearer in ratio (x1.25) than 2048 (x0.625);
+       a pg_num that is not a power of two is shared as it is (3000 / 10 = 300) */
+    const char *sets[] = {"cluster.hosts=100", "sim.reduce_to_hosts=10", "pool.pg_num=32768", "fio.numjobs=100"};
+    load_ok(&sc, &sp, "{" JOBS "}", sets, 4);
+    assert_int_equal(sp.hosts, 10);
+    assert_int_equal(sp.pg_num, 4096);
+    assert_int_equal(sp.jobs.jobs[0].numjobs, 10);
+    assert_int_equal(sp.client_hosts, 1); /* 1 x 1/10 rounds to none: at least one */
+    scenario_free(&sc);
+    sets[2] = "pool.pg_num=3000";
+    load_ok(&sc, &sp, "{" JOBS "}", sets, 4);
+    assert_int_equal(sp.pg_num, 300);
+    scenario_free(&sc);
+    /* off (0) and all hosts: nothing changes */
+    const char *off[] = {"cluster.hosts=6", "sim.reduce_to_hosts=6", "fio.numjobs=5"};
+    load_ok(&sc, &sp, "{" JOBS "}", off, 3);
+    assert_false(sc.reduction.on);
+    assert_int_equal(sp.hosts, 6);
+    assert_int_equal(sp.jobs.jobs[0].numjobs, 5);
+    scenario_free(&sc);
+    /* refused, naming the path: more hosts than the cluster, fewer than the
+       replicas' failure domain needs, a real CRUSH map, a clone count that
+       has no whole share */
+    const char *more[] = {"sim.reduce_to_hosts=4"};
+    expect_error("{" JOBS "}", more, 1, "--set sim.reduce_to_hosts=4", "more than cluster.hosts 3");
+    expect_error("{\"cluster\": {\"hosts\": 6}, \"sim\": {\"reduce_to_hosts\": 2}, " JOBS "}", NULL, 0,
+                 "inline.json: sim.reduce_to_hosts", "pool.size 3");
+    expect_error("{\"cluster\": {\"crush_map\": \"tests/data/crush/h10x6.crush.json\"},"
+                 " \"sim\": {\"reduce_to_hosts\": 5}, " JOBS "}",
+                 NULL, 0, "sim.reduce_to_hosts", "CRUSH map");
+    const char *odd[] = {"cluster.hosts=32", "sim.reduce_to_hosts=8", "fio.numjobs=10"};
+    expect_error("{" JOBS "}", odd, 3, "sim.reduce_to_hosts", "job 'j'", "2.50 clones");
+}
+
 /* ---- bad input ---- */
 
 static void test_unknown_keys(void **state)
@@ -1058,6 +1119,7 @@ int main(void)
         cmocka_unit_test(test_images_and_features),
         cmocka_unit_test(test_release),
         cmocka_unit_test(test_sim_times_from_jobs),
+        cmocka_unit_test(test_symmetric_reduction),
         cmocka_unit_test(test_unknown_keys),
         cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_out_of_range),

@@ -165,6 +165,11 @@ static const struct base bases[] = {
        the 3 clones are dealt over all three */
     {"fio-on-osd-host", "scenarios/qd1-latency.json",
      {SHORT, "cluster.client_hosts=0", "fio.numjobs=3", "fio.iodepth=8", "clients.volumes_per_client=3"}},
+    /* six seed hosts, one client host and image each: the reduction to 3 of
+       them simulates half the OSDs and reports twice their IOPS */
+    {"six-hosts", "scenarios/qd1-latency.json",
+     {SHORT, "cluster.hosts=6", "cluster.client_hosts=6", "fio.numjobs=6", "fio.iodepth=16",
+      "clients.volumes_per_client=1"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
     {"pernvme", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
@@ -188,6 +193,7 @@ static const struct {
     {"hw.nvme.flush_latency_us", {"lab", "qd1"}},
     {"hw.nvme.seq_read_latency_us", {"seqread"}},
     {"hw.nvme.seq_read_mbps", {"seqread", "clone"}},
+    {"sim.reduce_to_hosts", {"six-hosts"}},
     /* a rule id means something only with a user's CRUSH map */
     {"pool.crush_rule", {"crushmap"}},
     {"ceph.osd_client_message_cap", {"msgcap"}},
@@ -328,6 +334,7 @@ static const struct {
     /* the RequestLock retry only fires within a hand-over (~3 ms) */
     {"ceph.client_notify_timeout", {"0.0005", "0.001"}},
     {"clients.volumes_per_client", {"2"}},
+    {"sim.reduce_to_hosts", {"3"}},
 };
 
 /* An identifier, checked by test_hwprofile instead: the seed CPU lists all

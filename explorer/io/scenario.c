@@ -133,6 +133,10 @@ const struct param_def scenario_sim_params[] = {
     {"seed", PARAM_INT, SI(seed), 0, 9007199254740991.0, 1, NULL, NULL, NULL, "seed of every random stream"},
     {"replications", PARAM_INT, SI(replications), 1, 1000, 1, NULL, NULL, "count",
      "independent runs (seeds derived from seed) for confidence intervals"},
+    {"reduce_to_hosts", PARAM_INT, SI(reduce_to_hosts), 0, 1000, 0, NULL, NULL, "count",
+     "the symmetric-cluster reduction (docs/scaling.md): simulate this many of cluster.hosts alike hosts with "
+     "their share of pool.pg_num, client hosts and fio clones, and report IOPS, bandwidth and op counts for "
+     "the whole cluster; means within 3 % of full runs, tails (p99 and beyond) read low; 0 = every host"},
     PARAM_END,
 };
 
@@ -668,6 +672,98 @@ void scenario_free(struct scenario *sc)
     memset(sc, 0, sizeof *sc);
 }
 
+/* n x k / hosts rounded, and whether it is within 2 % of the exact share
+   (what the per-OSD load may drift by: a 2 % load difference is within the
+   reduction's own error on means, docs/scaling.md) */
+static int64_t share(int64_t n, int64_t k, int64_t hosts, bool *close)
+{
+    double exact = (double)n * (double)k / (double)hosts;
+    int64_t r = llround(exact);
+    *close = r >= 1 && fabs((double)r - exact) <= 0.02 * exact;
+    return r;
+}
+
+/*
+ * sim.reduce_to_hosts: the simulated cluster is k of the N hosts with the
+ * same PGs, client hosts, clones and images per host (so the same load per
+ * OSD).  A power-of-two pg_num stays one (the nearest in ratio): elsewhere
+ * ceph_stable_mod splits PGs unevenly, which the full cluster does not.
+ */
+static int apply_reduction(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
+{
+    int64_t k = sc->sim.reduce_to_hosts, n = sc->cluster.hosts;
+    if (k == 0 || k == n)
+        return 0;
+    char msg[320];
+    if (k > n) {
+        snprintf(msg, sizeof msg, "%lld is more than cluster.hosts %lld", (long long)k, (long long)n);
+        return value_error(sc, -ERANGE, "sim.reduce_to_hosts", sets, n_sets, msg, err);
+    }
+    if (sc->crush)
+        return value_error(sc, -EINVAL, "sim.reduce_to_hosts", sets, n_sets,
+                           "needs the generated placement of alike hosts: a real CRUSH map (cluster.crush_map) "
+                           "is not reduced",
+                           err);
+    if (sc->cluster.failure_domain == 0 && k < sc->pool.size) {
+        snprintf(msg, sizeof msg, "%lld hosts cannot hold pool.size %lld replicas on distinct hosts",
+                 (long long)k, (long long)sc->pool.size);
+        return value_error(sc, -EINVAL, "sim.reduce_to_hosts", sets, n_sets, msg, err);
+    }
+    struct scenario_reduction *r = &sc->reduction;
+    *r = (struct scenario_reduction){.on = true, .hosts = n, .pg_num = sc->pool.pg_num,
+                                     .client_hosts = sc->cluster.client_hosts, .image_count = sc->image.count,
+                                     .scale = (double)n / (double)k};
+    bool close;
+    int64_t pg = sc->pool.pg_num;
+    if ((pg & (pg - 1)) == 0) {
+        int64_t p2 = 1;
+        double want = (double)pg * (double)k / (double)n;
+        while (p2 * 2 <= pg && fabs(log2((double)p2 * 2 / want)) < fabs(log2((double)p2 / want)))
+            p2 *= 2;
+        sc->pool.pg_num = p2;
+    } else {
+        sc->pool.pg_num = share(pg, k, n, &close);
+        if (sc->pool.pg_num < 1)
+            sc->pool.pg_num = 1;
+    }
+    if (sc->cluster.client_hosts) {
+        int64_t ch = share(sc->cluster.client_hosts, k, n, &close);
+        sc->cluster.client_hosts = ch < 1 ? 1 : ch;
+    }
+    for (int i = 0; i < sc->jobs.n_jobs; i++) {
+        struct workload_job *j = &sc->jobs.jobs[i];
+        int64_t clones = share(j->numjobs, k, n, &close);
+        if (!close) {
+            snprintf(msg, sizeof msg,
+                     "job '%s': numjobs %u x %lld/%lld hosts is %.2f clones, not within 2 %% of a whole number: "
+                     "reduce to hosts that give each job a whole share of its clones",
+                     j->name, j->numjobs, (long long)k, (long long)n, (double)j->numjobs * k / n);
+            return value_error(sc, -EINVAL, "sim.reduce_to_hosts", sets, n_sets, msg, err);
+        }
+        r->clones += j->numjobs;
+        r->clones_simulated += clones;
+        j->numjobs = (uint32_t)clones;
+        cJSON *opt = sc->jobs.job_options ? sc->jobs.job_options[i] : NULL;
+        if (opt && cJSON_GetObjectItemCaseSensitive(opt, "numjobs")) {
+            char v[24];
+            snprintf(v, sizeof v, "%lld", (long long)clones);
+            cJSON_ReplaceItemInObjectCaseSensitive(opt, "numjobs", cJSON_CreateString(v));
+        }
+    }
+    if (sc->image.count > 1 && !sc->clients.volumes_per_client) {
+        int64_t ic = share(sc->image.count, k, n, &close);
+        if (!close) {
+            snprintf(msg, sizeof msg, "image.count %lld x %lld/%lld hosts is not within 2 %% of a whole number",
+                     (long long)sc->image.count, (long long)k, (long long)n);
+            return value_error(sc, -EINVAL, "sim.reduce_to_hosts", sets, n_sets, msg, err);
+        }
+        sc->image.count = ic;
+    }
+    sc->cluster.hosts = k;
+    r->clones_per_osd_ratio = r->clones ? (double)r->clones_simulated / (double)r->clones * r->scale : 1;
+    return 0;
+}
+
 int scenario_load(struct scenario *sc, const char *path, const char *json_text, const char *pseudo,
                   const char *const *sets, int n_sets, struct sim_err *err)
 {
@@ -820,6 +916,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         }
     }
     if ((rc = check_engines(sc, file, err)) < 0)
+        goto fail;
+    if ((rc = apply_reduction(sc, sets, n_sets, err)) < 0)
         goto fail;
     return 0;
 fail:

@@ -72,6 +72,25 @@ struct scenario_clients {
 struct scenario_sim {
     double duration_s, warmup_s;
     int64_t seed, replications;
+    int64_t reduce_to_hosts;  /* the symmetric-cluster reduction: simulate k of cluster.hosts (0: all) */
+};
+
+/*
+ * The symmetric-cluster reduction (docs/scaling.md): k of a cluster's N alike
+ * hosts simulated with their share of its PGs, client hosts and fio clones,
+ * so each OSD carries the load it has in the full cluster.  scenario_load
+ * applies it (cluster.hosts, pool.pg_num, cluster.client_hosts, each job's
+ * numjobs and image.count then hold the simulated cluster's values) and
+ * records the full cluster's here; the runner reports IOPS, bandwidth and
+ * op counts for the whole cluster (x scale), per-op figures and latencies
+ * as simulated.
+ */
+struct scenario_reduction {
+    bool on;
+    int64_t hosts, pg_num, client_hosts, image_count; /* the full cluster's */
+    int64_t clones, clones_simulated;                  /* fio job clones, all jobs */
+    double scale;               /* hosts / simulated hosts: whole-cluster totals per simulated one */
+    double clones_per_osd_ratio; /* simulated clones per OSD / the full cluster's (1 = exact) */
 };
 
 struct scenario {
@@ -82,6 +101,7 @@ struct scenario {
     struct scenario_image image;
     struct scenario_clients clients;
     struct scenario_sim sim;
+    struct scenario_reduction reduction; /* sim.reduce_to_hosts, as applied */
     struct ceph_options ceph;
     struct stage_costs cost;
     struct release_traits rel;

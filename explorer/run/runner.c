@@ -534,6 +534,27 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
     }
     if (progress && wallclock_s() - pc.t0 >= 1.0)
         fprintf(stderr, "\r%60s\r", "");
+    /* the symmetric-cluster reduction: totals for the whole cluster (each
+       simulated host stands for scale of them); per-op figures and latencies
+       are the simulated cluster's */
+    if (sc->reduction.on) {
+        double k = sc->reduction.scale;
+        for (int i = 0; i < reps; i++) {
+            r[i].iops *= k;
+            r[i].bw_mib *= k;
+            for (int d = 0; d < FIO_DDIR_NR; d++) {
+                r[i].dir[d].iops *= k;
+                r[i].dir[d].bw_mib *= k;
+            }
+            r[i].op_r *= k;
+            r[i].op_w *= k;
+            r[i].op_rw *= k;
+            r[i].lock_waits *= k;
+        }
+        sum->reduction_scale = k;
+        sum->reduced_hosts = sc->cluster.hosts;
+        sum->full_hosts = sc->reduction.hosts;
+    }
     /* replications -> means and 95 % confidence intervals */
     double *x = sim_xcalloc((size_t)reps, sizeof *x);
 #define CI_OF(field, dst)                 \
@@ -675,6 +696,15 @@ cJSON *runner_summary_json(const struct run_summary *s)
             ci_json(j, key, v[k]);
         }
     }
+    if (s->reduction_scale > 0) {
+        cJSON *rd = cJSON_AddObjectToObject(j, "reduction");
+        cJSON_AddNumberToObject(rd, "hosts", s->full_hosts);
+        cJSON_AddNumberToObject(rd, "simulated_hosts", s->reduced_hosts);
+        cJSON_AddNumberToObject(rd, "scale", s->reduction_scale);
+        cJSON_AddStringToObject(rd, "note", "iops, bw_mib and op counts are the whole cluster's (the simulated "
+                                            "hosts' x scale); latencies and per-op figures the simulated hosts'; "
+                                            "p99 and beyond read low; replications[] and fio.json are the simulated hosts' (docs/scaling.md)");
+    }
     cJSON_AddNumberToObject(j, "rw_lock_waits", s->rw_lock_waits);
     cJSON_AddNumberToObject(j, "op_r", s->op_r);
     cJSON_AddNumberToObject(j, "op_w", s->op_w);
@@ -719,6 +749,12 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
 {
     fprintf(f, "%s: %d replication%s, 95%% confidence intervals\n", sc->path, s->replications,
             s->replications > 1 ? "s" : "");
+    if (s->reduction_scale > 0)
+        fprintf(f, "  symmetric reduction: %u of %u hosts simulated (%.0f of %.0f fio clones, %.3f x the clones "
+                   "per OSD); IOPS and op counts are the whole cluster's (x %.2f), latencies the simulated "
+                   "hosts' (p99 reads low)\n",
+                s->reduced_hosts, s->full_hosts, (double)sc->reduction.clones_simulated, (double)sc->reduction.clones,
+                sc->reduction.clones_per_osd_ratio, s->reduction_scale);
     if (s->ddir == RUN_DDIR_MIXED) {
         for (int d = 0; d < FIO_DDIR_NR; d++)
             if (s->dir[d].present)

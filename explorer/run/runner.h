@@ -54,6 +54,11 @@ struct run_summary {
     double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
     struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's threads by name */
     uint32_t n_osd_threads;
+    /* sim.reduce_to_hosts: iops, bw_mib and the op counts above are the whole
+       cluster's, reduction_scale (full / simulated hosts) x the simulated
+       hosts'; 0 when the run simulated every host */
+    double reduction_scale;
+    uint32_t reduced_hosts, full_hosts;
 };
 
 /* 0 when dir may receive a run: absent, empty, or a run directory cephsim
