@@ -73,6 +73,17 @@ void *sim_alloc(struct sim *s, size_t n, size_t size)
     return p;
 }
 
+void sim_release(struct sim *s, void *p)
+{
+    for (uint32_t i = s->n_arena; i-- > 0;) /* the latest first: a replaced table is usually recent */
+        if (s->arena[i] == p) {
+            free(p);
+            s->arena[i] = s->arena[--s->n_arena];
+            return;
+        }
+    SIM_ASSERT(!"sim_release: not from sim_alloc");
+}
+
 void sim_schedule_at(struct sim *s, sim_time_t t, sim_event_fn fn, void *obj, uint64_t arg)
 {
     SIM_ASSERT(t >= s->now);

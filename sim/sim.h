@@ -111,6 +111,9 @@ static inline uint32_t sim_pending(const struct sim *s) { return evq_size(&s->q)
 
 /* Zeroed memory that lives until sim_destroy (per-run tables of the models). */
 void *sim_alloc(struct sim *s, size_t n, size_t size);
+/* Free p (from sim_alloc) before sim_destroy: for tables that a model replaces
+   with larger ones a few times in a run (a search of the arena: rare calls). */
+void sim_release(struct sim *s, void *p);
 
 /*
  * A read-only table that every model object of this run asking with the same

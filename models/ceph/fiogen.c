@@ -206,8 +206,7 @@ static void map_dense_set(struct fiogen_map *m, uint64_t b)
 }
 
 /* The set at half load: twice the slots, or the bitmap once a set that size
-   would take half its bytes (the old arrays stay in the run's arena: at most
-   as much again). */
+   would take half its bytes; the old set is freed. */
 static void map_grow(struct fiogen_map *m)
 {
     uint64_t *old = m->done;
@@ -221,6 +220,7 @@ static void map_grow(struct fiogen_map *m)
             if (old[i] != NONE)
                 map_dense_set(m, old[i]);
         m->done = NULL;
+        sim_release(m->s, old);
         return;
     }
     m->done_log2++;
@@ -229,6 +229,7 @@ static void map_grow(struct fiogen_map *m)
     for (size_t i = 0; i < n_old; i++)
         if (old[i] != NONE)
             *done_slot(m, old[i]) = old[i];
+    sim_release(m->s, old);
 }
 
 static void map_set(struct fiogen_map *m, uint64_t b)

@@ -117,6 +117,7 @@ static double cpu_s(void)
 struct bench_result {
     double sim_s, ops, wall_s, cpu_s, setup_s, setup_cpu_s, events, peak_in_flight, pending;
     long hwm_kb, rss_kb;
+    double scale; /* sim.reduce_to_hosts: whole-cluster ops per simulated one (1: every host) */
 };
 
 static int bench_one(const struct bench_opts *o, double duration, struct bench_result *r, struct sim_err *err)
@@ -181,6 +182,7 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
     r->pending = sim_pending(cluster_sim(c));
     r->hwm_kb = proc_status_kb("VmHWM");
     r->rss_kb = proc_status_kb("VmRSS");
+    r->scale = sc.reduction.on ? sc.reduction.scale : 1;
     cluster_destroy(c);
     scenario_free(&sc);
     return 0;
@@ -188,10 +190,10 @@ static int bench_one(const struct bench_opts *o, double duration, struct bench_r
 
 static void print_result(const struct bench_result *r)
 {
-    printf("%6.3f %9.0f %9.0f %8.3f %8.3f %10.0f %10.0f %10.0f %6.1f %10.0f %10.0f %8.0f %7.0f %7.3f %7.3f %8ld %8ld\n",
+    printf("%6.3f %9.0f %9.0f %8.3f %8.3f %10.0f %10.0f %10.0f %6.1f %10.0f %10.0f %8.0f %7.0f %7.3f %7.3f %8ld %8ld %6.2f\n",
            r->sim_s, r->ops, r->ops / r->sim_s, r->wall_s, r->cpu_s, r->ops / r->wall_s, r->ops / r->cpu_s,
            r->events, r->ops ? r->events / r->ops : 0, r->events / r->wall_s, r->events / r->cpu_s,
-           r->peak_in_flight, r->pending, r->setup_s, r->setup_cpu_s, r->hwm_kb, r->rss_kb);
+           r->peak_in_flight, r->pending, r->setup_s, r->setup_cpu_s, r->hwm_kb, r->rss_kb, r->scale);
 }
 
 static void usage(FILE *f)
@@ -265,9 +267,9 @@ int main(int argc, char **argv)
     else
         printf("cluster_bench: %s, %d clients x iodepth %d, 4k randwrite, %d client ops in flight\n", o.scenario,
                o.clients, o.iodepth, o.clients * o.iodepth);
-    printf("%6s %9s %9s %8s %8s %10s %10s %10s %6s %10s %10s %8s %7s %7s %7s %8s %8s\n", "sim_s", "ops", "sim_iops",
+    printf("%6s %9s %9s %8s %8s %10s %10s %10s %6s %10s %10s %8s %7s %7s %7s %8s %8s %6s\n", "sim_s", "ops", "sim_iops",
            "wall_s", "cpu_s", "ops/wall_s", "ops/cpu_s", "events", "ev/op", "ev/wall_s", "ev/cpu_s", "peak_ops",
-           "pending", "setup_s", "set_cpu", "hwm_kB", "rss_kB");
+           "pending", "setup_s", "set_cpu", "hwm_kB", "rss_kB", "scale");
     fflush(stdout);
     int status = 0;
     for (int i = 0; i < o.n_durations; i++) {
