@@ -631,6 +631,59 @@ static void test_size1_no_subops(void **state)
     run_end(&r);
 }
 
+/* ---- lossless connections: acks ---- */
+
+static double ack_frames(struct cluster *c)
+{
+    double n = 0;
+    for (uint32_t o = 0; o < cluster_n_osds(c); o++) {
+        const struct msgr_worker_perf *w;
+        uint32_t k = cluster_osd_msgr_workers(c, o, &w, NULL, 0);
+        for (uint32_t i = 0; i < k; i++)
+            n += (double)w[i].ack_frames;
+    }
+    return n;
+}
+
+/*
+ * ProtocolV2 on the OSDs' lossless connections: every message read is acked,
+ * by the next message written on the connection (ack_seq in its header) or,
+ * when none is queued, by an AckFrame.  At QD=1 nothing else is ever queued
+ * on an OSD-to-OSD connection when a repop or its reply arrives, so each
+ * replica costs two AckFrames per write (its MOSDRepOp read on the replica,
+ * the MOSDRepOpReply read on the primary): 2 (size - 1) per write, none at
+ * size 1 (client connections are lossy).  At iodepth 128 more repops wait
+ * on the connections and carry acks, so fewer frames per write.
+ */
+static void test_lossless_acks(void **state)
+{
+    for (int size = 1; size <= 3; size++) {
+        char sz[32];
+        snprintf(sz, sizeof sz, "pool.size=%d", size);
+        const char *sets[] = {sz};
+        struct run r;
+        run_start(&r, sets, 1);
+        struct perf_sum p;
+        perf_load(r.c, &p, true);
+        double acks = ack_frames(r.c), want = 2.0 * (size - 1) * p.op_w;
+        assert_true(p.op_w >= 50);
+        /* a write in flight at the end may have sent some of its acks */
+        if (fabs(acks - want) > 2 * (size - 1))
+            fail_msg("size %d at QD=1: %.0f AckFrames for %.0f writes, expected %.0f", size, acks, p.op_w, want);
+        run_end(&r);
+    }
+    const char *deep[] = {"fio.iodepth=128"};
+    struct run r;
+    run_start(&r, deep, 1);
+    struct perf_sum p;
+    perf_load(r.c, &p, true);
+    double per_write = ack_frames(r.c) / p.op_w;
+    print_message("iodepth 128, size 3: %.2f AckFrames per write\n", per_write);
+    if (!(per_write > 0.5 && per_write < 3.9))
+        fail_msg("iodepth 128: %.2f AckFrames per write (expected some, fewer than 4)", per_write);
+    run_end(&r);
+}
+
 /* ---- Little's law ---- */
 
 static void test_littles_law(void **state)
@@ -995,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_write_event_order_size3),
         cmocka_unit_test(test_subops_event_lists_replicas_ascending),
         cmocka_unit_test(test_size1_no_subops),
+        cmocka_unit_test(test_lossless_acks),
         cmocka_unit_test(test_littles_law),
         cmocka_unit_test(test_fresh_clone_enoent_then_copyup),
         cmocka_unit_test(test_copyup_carries_parent_data),

@@ -117,6 +117,9 @@ const struct param_def stage_cost_params[] = {
     C(msgr_tx_us, 4, "ProtocolV2::write_message: frame + socket write (msgr-worker)"),
     C(msgr_rx_us, 6, "ProtocolV2 read_frame/handle_message + decode (msgr-worker)"),
     C(msgr_crc_us_per_kib, 0.25, "crc32c per KiB of message (ms_crc_data)"),
+    C(msgr_ack_us, 1, "ProtocolV2 AckFrame on a lossless (OSD-to-OSD) connection, each end: encode + _try_send on the "
+      "worker that read a message when nothing was queued to carry the ack, read_frame + handle_message_ack (trim "
+      "the sent list) on the peer's; the NIC profile's TCP CPU on top [est]"),
     C(osd_enqueue_us, 3, "OSD::ms_fast_dispatch -> enqueue_op (msgr-worker)"),
     C(osd_dequeue_us, 5, "ShardedOpWQ::_process dequeue + PG lock + dequeue_op"),
     C(osd_do_op_us, 20, "PrimaryLogPG::do_request/do_op prologue: OpInfo, find_object_context, get_rw_locks"),

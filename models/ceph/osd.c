@@ -656,6 +656,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
     struct cpu_pool *before = cpu_host_last_pool(h);
     o->backend->init_threads(o, h, opt);
+    o->conns = sim_xcalloc(c->n_osds, sizeof *o->conns); /* touched only for its PGs' peers */
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
     /* BlueStore on the drive's first OSD's device: the drive's queue and
        internal parallelism are shared (the others' own device stays idle) */
@@ -698,6 +699,7 @@ void osd_fini(struct osd *o)
     o->backend->fini_threads(o);
     optracker_fini(&o->tracker);
     free(o->pgs);
+    free(o->conns);
 }
 
 void osd_reset_stats(struct osd *o)

@@ -68,6 +68,7 @@ struct osd {
     struct cpu_pool *shards;        /* osd_op_num_shards pools */
     uint32_t n_msgr, n_shards;
     struct msgr_worker_perf *msgr_perf; /* per msgr worker (classic OSD; NULL for Crimson) */
+    struct msgr_conn *conns;        /* this end of its lossless connection to each OSD id */
     struct nvme_dev dev;
     const struct store_ops *store_ops;
     void *store;                    /* store_ops->create(...) */

@@ -95,6 +95,9 @@ struct msgr_worker_perf {
     uint64_t send_ns;
     double busy_ns_at_reset;        /* the thread's busy_ns when the counters were reset */
     struct lat_sum send_queue_lat;
+    /* AckFrames written (lossless connections): not in the perf dump, whose
+       msgr_send_messages counts messages only (ProtocolV2::write_message) */
+    uint64_t ack_frames;
 };
 
 /*
