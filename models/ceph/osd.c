@@ -29,7 +29,8 @@
  *    replicated log-only update; the object lock is released at once.
  *  - replica: do_repop -> BlueStore -> repop_commit (MOSDRepOpReply).
  * Simplifications: no peering, recovery, scrub, snap trim or backoff; the
- * obc cache always hits; the msgr-level ACK frames and TCP ACKs are ignored.
+ * obc cache always hits; TCP ACKs are ignored (the messenger's AckFrames are
+ * msgr.c's).
  */
 #include <errno.h>
 #include <stddef.h>
