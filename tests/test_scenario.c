@@ -456,6 +456,14 @@ static void test_symmetric_reduction(void **state)
     assert_int_equal(sc.reduction.clones_simulated, 78);
     assert_float_equal(sc.reduction.clones_per_osd_ratio, 78.0 * 4 / 310, 1e-12);
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(sc.jobs.job_options[0], "numjobs")->valuestring, "78");
+    /* sim.json's parameters: the simulated share in the sections, the full cluster beside them */
+    cJSON *res = scenario_resolved_json(&sc);
+    const cJSON *red = cJSON_GetObjectItemCaseSensitive(res, "reduction");
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(red, "pg_num")->valuedouble, 32768);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(red, "client_hosts")->valuedouble, 31);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(
+                         cJSON_GetObjectItemCaseSensitive(res, "cluster"), "hosts")->valuedouble, 8);
+    cJSON_Delete(res);
     scenario_free(&sc);
     /* 32768 x 10/100 = 3276.8: 4096 is nearer in ratio (x1.25) than 2048 (x0.625);
        a pg_num that is not a power of two is shared as it is (3000 / 10 = 300) */

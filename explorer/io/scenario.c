@@ -1138,6 +1138,17 @@ cJSON *scenario_resolved_json(const struct scenario *sc)
     char *jobs = fiojob_to_text(&sc->jobs);
     cJSON_AddStringToObject(j, "fio_jobs", jobs ? jobs : "");
     free(jobs);
+    if (sc->reduction.on) { /* the sections above hold the simulated hosts' share; the full cluster's: */
+        const struct scenario_reduction *r = &sc->reduction;
+        cJSON *o = cJSON_AddObjectToObject(j, "reduction");
+        cJSON_AddNumberToObject(o, "hosts", (double)r->hosts);
+        cJSON_AddNumberToObject(o, "pg_num", (double)r->pg_num);
+        cJSON_AddNumberToObject(o, "client_hosts", (double)r->client_hosts);
+        cJSON_AddNumberToObject(o, "image_count", (double)r->image_count);
+        cJSON_AddNumberToObject(o, "clones", (double)r->clones);
+        cJSON_AddNumberToObject(o, "clones_simulated", (double)r->clones_simulated);
+        cJSON_AddNumberToObject(o, "scale", r->scale);
+    }
     return j;
 }
 
