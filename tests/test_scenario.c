@@ -970,6 +970,26 @@ static void test_other_ioengines_refused(void **state)
     assert_non_null(strstr(err.msg, "ioengine=psync"));
 }
 
+/* A reduced run's fio.json and dumps are the simulated hosts' own: validate
+   and replay refuse to set them against a whole cluster, in one line, exit 1 / 2. */
+static void test_reduced_runs_not_compared(void **state)
+{
+    if (access(cephsim_bin(), X_OK) != 0)
+        skip();
+    char out[8192], err[8192];
+    static const char *const cmds[] = {
+        "validate --real ../shared/data/lab/noparent_randw-qd1_sched-simple_rt_r1 --run scenarios/qd1-latency.json "
+        "--set cluster.hosts=6 --set fio.numjobs=2 --set sim.reduce_to_hosts=3 -q",
+        "replay tests/data/trace/iolog_v2.log --scenario scenarios/qd1-latency.json --set cluster.hosts=6 "
+        "--set fio.numjobs=2 --set sim.reduce_to_hosts=3 -q -o out/test_reduced_replay"};
+    for (int i = 0; i < 2; i++) {
+        int rc = run_cli(cmds[i], out, sizeof out, err, sizeof err);
+        if (rc == 0 || count_lines(err) != 1 || !strstr(err, "sim.reduce_to_hosts: ") ||
+            !strstr(err, "simulated hosts only") || !strstr(err, "qd1-latency.json"))
+            fail_msg("cephsim %s: exit %d, stderr '%s'", cmds[i], rc, err);
+    }
+}
+
 static void test_cli_contract(void **state)
 {
     if (access(cephsim_bin(), X_OK) != 0)
@@ -1144,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_jobfile_from_cli),
         cmocka_unit_test(test_other_ioengines_refused),
         cmocka_unit_test(test_cli_contract),
+        cmocka_unit_test(test_reduced_runs_not_compared),
         cmocka_unit_test(test_cli_bad_topology),
         cmocka_unit_test(test_fio_json_conformity),
     };

@@ -464,6 +464,10 @@ static int cap_load(struct fit_ctx *f, struct cap_ctx *c, const char *dir, bool 
     free(inf);
     if (rc < 0)
         return rc;
+    if ((rc = scenario_check_unreduced(&c->sc, "calibrate", err)) < 0) {
+        scenario_free(&c->sc);
+        return rc;
+    }
     c->cost0 = c->sc.cost;
     c->nic0 = c->sc.nic;
     if (o->drop_flush_table)

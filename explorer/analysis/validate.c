@@ -1519,6 +1519,8 @@ int cmd_validate(int argc, char **argv)
         }
         struct scenario sc;
         int r2 = scenario_load(&sc, scen, NULL, NULL, sets, n, &err);
+        if (r2 == 0 && (r2 = scenario_check_unreduced(&sc, "validate", &err)) < 0)
+            scenario_free(&sc);
         if (r2 == 0) {
             struct run_summary sum;
             r2 = runner_run(&sc, sim_dir, !quiet && isatty(2), &sum, &err);

@@ -764,6 +764,17 @@ static int apply_reduction(struct scenario *sc, const char *const *sets, int n_s
     return 0;
 }
 
+int scenario_check_unreduced(const struct scenario *sc, const char *what, struct sim_err *err)
+{
+    if (!sc->reduction.on)
+        return 0;
+    return sim_errf(err, -EINVAL,
+                    "%s: sim.reduce_to_hosts: %s sets what a reduced run does on its %lld simulated hosts only "
+                    "(fio.json, the dumps, a replayed trace's ops) against a whole cluster: run it without the "
+                    "reduction",
+                    sc->path, what, (long long)sc->cluster.hosts);
+}
+
 int scenario_load(struct scenario *sc, const char *path, const char *json_text, const char *pseudo,
                   const char *const *sets, int n_sets, struct sim_err *err)
 {

@@ -142,6 +142,11 @@ void scenario_net_params(const struct hw_nic *nic, const struct hw_switch *sw, d
    sweeps derive their replications alike. */
 int64_t scenario_replication_seed(int64_t seed, uint64_t replication);
 
+/* 0, or an error naming sc and sim.reduce_to_hosts when it is reduced: for
+   commands that set the simulated hosts' own outputs (fio.json, dumps, a
+   replayed trace) against a whole real cluster (what: "validate"). */
+int scenario_check_unreduced(const struct scenario *sc, const char *what, struct sim_err *err);
+
 /* Resolve into a cluster_spec (jobs are borrowed from sc). seed_offset picks a replication. */
 int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct cluster_spec *spec,
                      struct sim_err *err);

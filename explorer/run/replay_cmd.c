@@ -240,6 +240,12 @@ int cmd_replay(int argc, char **argv)
         free(sets);
         return 2;
     }
+    if (scenario_check_unreduced(&sc, "replay", &err) < 0) {
+        fprintf(stderr, "cephsim replay: %s\n", err.msg);
+        scenario_free(&sc);
+        free(sets);
+        return 2;
+    }
     ro.iodepth = depth ? (uint32_t)depth : sc.jobs.n_jobs ? sc.jobs.jobs[0].iodepth : 1;
     struct replay_trace tr = {0};
     struct replay_result res = {0};
