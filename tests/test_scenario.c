@@ -497,6 +497,25 @@ static void test_symmetric_reduction(void **state)
                  NULL, 0, "sim.reduce_to_hosts", "CRUSH map");
     const char *odd[] = {"cluster.hosts=32", "sim.reduce_to_hosts=8", "fio.numjobs=10"};
     expect_error("{" JOBS "}", odd, 3, "sim.reduce_to_hosts", "job 'j'", "2.50 clones");
+    /* alike sections of one clone each (cbt's one per client): the first k/N
+       of them; sections that differ in what they load are not shared */
+    static const char sections[] =
+        "{\"cluster\": {\"hosts\": 16, \"client_hosts\": 8}, \"sim\": {\"reduce_to_hosts\": 4},"
+        " \"clients\": {\"jobs\": \"[global]\\nioengine=rbd\\nrw=randwrite\\niodepth=16\\n"
+        "[c0]\\n[c1]\\n[c2]\\n[c3]\\n[c4]\\n[c5]\\n[c6]\\n[c7]\\n\"}}";
+    load_ok(&sc, &sp, sections, NULL, 0);
+    assert_int_equal(sp.jobs.n_jobs, 2);
+    assert_string_equal(sp.jobs.jobs[0].name, "c0");
+    assert_string_equal(sp.jobs.jobs[1].name, "c1");
+    assert_int_equal(sc.reduction.clones, 8);
+    assert_int_equal(sc.reduction.clones_simulated, 2);
+    assert_int_equal(sp.client_hosts, 2); /* 8 x 4/16 */
+    scenario_free(&sc);
+    static const char unlike[] =
+        "{\"cluster\": {\"hosts\": 16}, \"sim\": {\"reduce_to_hosts\": 4},"
+        " \"clients\": {\"jobs\": \"[global]\\nioengine=rbd\\nrw=randwrite\\n"
+        "[a]\\niodepth=16\\n[b]\\niodepth=1\\n[c]\\n[d]\\n\"}}";
+    expect_error(unlike, NULL, 0, "sim.reduce_to_hosts", "job 'a'", "0.25 clones");
 }
 
 /* ---- bad input ---- */

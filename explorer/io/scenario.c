@@ -683,6 +683,25 @@ static int64_t share(int64_t n, int64_t k, int64_t hosts, bool *close)
     return r;
 }
 
+/* Whether two jobs put the same load on the cluster: every option that
+   shapes their I/O equal (their names, images, files, logs and seeds may
+   differ).  A job list of alike sections (cbt's one per client, a job file
+   per volume) can then be shared by dropping sections. */
+static bool jobs_alike(const struct workload_job *a, const struct workload_job *b)
+{
+#define SAME(f) (memcmp(&a->f, &b->f, sizeof a->f) == 0)
+    return SAME(ioengine) && SAME(kernel_client) && SAME(pool) && SAME(clientname) && SAME(rw) &&
+           SAME(rw_seq_nr) && SAME(rw_seq_add) && SAME(rw_sequencer) && SAME(rwmixread) && SAME(bs) &&
+           SAME(bsrange) && SAME(n_bssplit) && SAME(bssplit) && SAME(iodepth) && SAME(numjobs) && SAME(size) &&
+           SAME(size_pct) && SAME(io_size) && SAME(io_size_pct) && SAME(number_ios) && SAME(runtime_ns) &&
+           SAME(time_based) && SAME(ramp_time_ns) && SAME(startdelay_ns) && SAME(startdelay_max_ns) &&
+           SAME(rate_iops) && SAME(thinktime_ns) && SAME(thinktime_blocks) && SAME(thinktime_spin_ns) &&
+           SAME(thinktime_iotime_ns) && SAME(random_distribution) && SAME(dist_param) && SAME(n_zones) &&
+           SAME(norandommap) && SAME(random_generator) && !a->stonewall && !b->stonewall && !a->new_group &&
+           !b->new_group;
+#undef SAME
+}
+
 /*
  * sim.reduce_to_hosts: the simulated cluster is k of the N hosts with the
  * same PGs, client hosts, clones and images per host (so the same load per
@@ -730,7 +749,31 @@ static int apply_reduction(struct scenario *sc, const char *const *sets, int n_s
         int64_t ch = share(sc->cluster.client_hosts, k, n, &close);
         sc->cluster.client_hosts = ch < 1 ? 1 : ch;
     }
-    for (int i = 0; i < sc->jobs.n_jobs; i++) {
+    /* alike sections whose clones have no whole share (one clone each, as
+       cbt writes them): the first k/N of the sections */
+    bool by_section = sc->jobs.n_jobs > 1;
+    for (int i = 0; by_section && i < sc->jobs.n_jobs; i++) {
+        (void)share(sc->jobs.jobs[i].numjobs, k, n, &close);
+        by_section = !close && jobs_alike(&sc->jobs.jobs[0], &sc->jobs.jobs[i]);
+    }
+    if (by_section) {
+        int64_t keep = share(sc->jobs.n_jobs, k, n, &close);
+        if (!close) {
+            snprintf(msg, sizeof msg, "%d alike job sections x %lld/%lld hosts is %.2f sections, not within 2 %% of "
+                     "a whole number",
+                     sc->jobs.n_jobs, (long long)k, (long long)n, (double)sc->jobs.n_jobs * k / n);
+            return value_error(sc, -EINVAL, "sim.reduce_to_hosts", sets, n_sets, msg, err);
+        }
+        for (int i = 0; i < sc->jobs.n_jobs; i++) {
+            r->clones += sc->jobs.jobs[i].numjobs;
+            if (i < keep)
+                r->clones_simulated += sc->jobs.jobs[i].numjobs;
+            else if (sc->jobs.job_options)
+                cJSON_Delete(sc->jobs.job_options[i]);
+        }
+        sc->jobs.n_jobs = (int)keep;
+    }
+    for (int i = 0; !by_section && i < sc->jobs.n_jobs; i++) {
         struct workload_job *j = &sc->jobs.jobs[i];
         int64_t clones = share(j->numjobs, k, n, &close);
         if (!close) {
