@@ -696,7 +696,8 @@ static bool jobs_alike(const struct workload_job *a, const struct workload_job *
            SAME(size_pct) && SAME(io_size) && SAME(io_size_pct) && SAME(number_ios) && SAME(runtime_ns) &&
            SAME(time_based) && SAME(ramp_time_ns) && SAME(startdelay_ns) && SAME(startdelay_max_ns) &&
            SAME(rate_iops) && SAME(thinktime_ns) && SAME(thinktime_blocks) && SAME(thinktime_spin_ns) &&
-           SAME(thinktime_iotime_ns) && SAME(random_distribution) && SAME(dist_param) && SAME(n_zones) &&
+           SAME(thinktime_iotime_ns) && SAME(random_distribution) && SAME(dist_param) && SAME(dist_center) &&
+           SAME(n_zones) && SAME(zones) &&
            SAME(norandommap) && SAME(random_generator) && !a->stonewall && !b->stonewall && !a->new_group &&
            !b->new_group;
 #undef SAME
