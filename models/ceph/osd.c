@@ -657,7 +657,18 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
     struct cpu_pool *before = cpu_host_last_pool(h);
     o->backend->init_threads(o, h, opt);
-    o->conns = sim_xcalloc(c->n_osds, sizeof *o->conns); /* touched only for its PGs' peers */
+    /* at most n_pgs x (size - 1) peers, and no more than the other OSDs: a
+       table of twice that (a cluster-wide array per OSD would be N^2) */
+    uint64_t peers = (uint64_t)n_pgs * (c->spec.pool_size > 1 ? c->spec.pool_size - 1 : 1);
+    if (peers > c->n_osds)
+        peers = c->n_osds;
+    uint32_t slots = 4;
+    while (slots < 2 * peers)
+        slots *= 2;
+    o->conn_mask = slots - 1;
+    o->conns = sim_xcalloc(slots, sizeof *o->conns);
+    o->conn_peer = sim_xcalloc(slots, sizeof *o->conn_peer);
+    memset(o->conn_peer, 0xff, slots * sizeof *o->conn_peer);
     nvme_init(&o->dev, c->s, &c->spec.nvme, id);
     /* BlueStore on the drive's first OSD's device: the drive's queue and
        internal parallelism are shared (the others' own device stays idle) */
@@ -701,6 +712,19 @@ void osd_fini(struct osd *o)
     optracker_fini(&o->tracker);
     free(o->pgs);
     free(o->conns);
+    free(o->conn_peer);
+}
+
+struct msgr_conn *osd_conn(struct osd *o, uint32_t peer)
+{
+    for (uint32_t i = (peer * 0x9E3779B1u) & o->conn_mask;; i = (i + 1) & o->conn_mask) {
+        if (o->conn_peer[i] == peer)
+            return &o->conns[i];
+        if (o->conn_peer[i] == UINT32_MAX) { /* a new peer; the table is at most half full */
+            o->conn_peer[i] = peer;
+            return &o->conns[i];
+        }
+    }
 }
 
 void osd_reset_stats(struct osd *o)

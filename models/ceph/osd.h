@@ -68,7 +68,11 @@ struct osd {
     struct cpu_pool *shards;        /* osd_op_num_shards pools */
     uint32_t n_msgr, n_shards;
     struct msgr_worker_perf *msgr_perf; /* per msgr worker (classic OSD; NULL for Crimson) */
-    struct msgr_conn *conns;        /* this end of its lossless connection to each OSD id */
+    /* this end of its lossless connection to each peer OSD: open addressing
+       by peer id (conn_peer UINT32_MAX = free), sized for its PGs' peers */
+    struct msgr_conn *conns;
+    uint32_t *conn_peer;
+    uint32_t conn_mask;
     struct nvme_dev dev;
     const struct store_ops *store_ops;
     void *store;                    /* store_ops->create(...) */
@@ -106,6 +110,8 @@ void osd_fini(struct osd *o);
 void osd_reset_stats(struct osd *o);
 /* Net delivery of a client's MOSDOp (obj = rados_op) at its primary. */
 void osd_client_op_delivered(struct sim *s, void *rop, uint64_t arg);
+/* This end of o's lossless connection to OSD peer (created on first use). */
+struct msgr_conn *osd_conn(struct osd *o, uint32_t peer);
 /* Commit callback of a transaction (store_env.committed: ctx is the osd, owner the op). */
 void osd_txc_committed(void *osd, void *op);
 

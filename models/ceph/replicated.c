@@ -58,7 +58,7 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
                                          .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
                                          .objno = op->track.objno, .epoch = peer->epoch,
                                          .version = op->pg->version};
-        msgr_send_lossless(c, osd_worker(o, peer->id), &o->conns[peer->id], o->host, peer->host,
+        msgr_send_lossless(c, osd_worker(o, peer->id), osd_conn(o, peer->id), o->host, peer->host,
                            rep->bytes + REPOP_EXTRA_BYTES, osd_repop_delivered, rep, 0);
     }
     if (c->spec.pool_size > 1) { /* mark_sub_op_sent only when there are replicas */
@@ -123,7 +123,7 @@ static void reply_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct osd *r = &c->osds[replica];
     /* MOSDRepOpReply has CEPH_MSG_PRIO_HIGH: strict queue under wpq and mClock */
     cpu_pool_submit(osd_op_shard(op), CPU_PRIO_HIGH, reply_shard_run, op, 0);
-    msgr_read_lossless(c, th->pool, &op->osd->conns[replica], op->osd->host, r->host,
+    msgr_read_lossless(c, th->pool, osd_conn(op->osd, (uint32_t)replica), op->osd->host, r->host,
                        osd_worker(r, op->osd->id));
     cpu_thread_release(th);
 }
@@ -156,7 +156,7 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     primary->t_rep[1] = rep->t_dequeue;
     primary->t_rep[2] = sim_now(s);
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
-    msgr_send_lossless(c, osd_worker(o, primary->osd->id), &o->conns[primary->osd->id], o->host,
+    msgr_send_lossless(c, osd_worker(o, primary->osd->id), osd_conn(o, primary->osd->id), o->host,
                        primary->osd->host, REPLY_BYTES, osd_repop_reply_delivered, primary, o->id);
     if (!rep->log_only) { /* a log-only update (MOSDPGUpdateLogMissing) is no subop */
         sim_time_t lat = sim_now(s) - rep->t_recv;
@@ -213,7 +213,7 @@ static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_
     enum cpu_prio prio = c->spec.ceph.osd_op_queue == OSD_OP_QUEUE_MCLOCK ? CPU_PRIO_HIGH : CPU_PRIO_NORMAL;
     cpu_pool_submit(osd_op_shard(rep), prio, rep_shard_run, rep, 0);
     struct osd *p = rep->primary_op->osd;
-    msgr_read_lossless(c, th->pool, &rep->osd->conns[p->id], rep->osd->host, p->host, osd_worker(p, rep->osd->id));
+    msgr_read_lossless(c, th->pool, osd_conn(rep->osd, p->id), rep->osd->host, p->host, osd_worker(p, rep->osd->id));
     cpu_thread_release(th);
 }
 
