@@ -50,6 +50,9 @@ struct totals {
     uint64_t deferred_ops;
     uint64_t throttle_wait_ns;      /* throttle_lat sum */
     uint64_t kv_sync_wakeups;       /* the bstore_kv_sync threads', measured period */
+    double write_iops;              /* the clients', measured period */
+    double busiest_rand_writes_per_s; /* the OSD with most random writes: device writes less
+                                         its WAL appends (one per kv batch) */
 };
 
 /* A cluster from a scenario (a file, or inline json named name), simulated
@@ -89,12 +92,21 @@ static struct totals run(const char *const *sets, int n_sets)
         t.kv_batches += os.kv_batches;
         t.deferred_ops += bp->deferred_write_ops;
         t.throttle_wait_ns += bp->throttle_lat.sum_ns;
+        double rand = (double)(os.device_writes - os.kv_batches);
+        if (rand > t.busiest_rand_writes_per_s)
+            t.busiest_rand_writes_per_s = rand;
     }
     struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
     uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
     for (uint32_t k = 0; k < nk; k++)
         if (!strcmp(ts[k].name, "bstore_kv_sync"))
             t.kv_sync_wakeups += ts[k].wakeups;
+    const struct job_result *jr = cluster_job_results(c);
+    uint64_t ios = 0;
+    for (uint32_t i = 0; i < cluster_n_jobs(c); i++)
+        ios += jr[i].dir[FIO_DDIR_WRITE].total_ios;
+    t.write_iops = (double)ios / ((double)jr[0].runtime_ns / 1e9);
+    t.busiest_rand_writes_per_s /= (double)jr[0].runtime_ns / 1e9;
     t.kv_commit_mean_us = t.kv_commits ? (double)kv_sum / (double)t.kv_commits / 1e3 : 0;
     t.rocksdb_submit_mean_us = sub_n ? (double)sub_sum / (double)sub_n / 1e3 : 0;
     cluster_destroy(c);
@@ -144,37 +156,54 @@ static void test_wal_write_is_sequential(void **state)
 /*
  * Deferred 4k writes (bluestore_prefer_deferred_size_ssd 64 KiB), QD=1: a
  * txc has no data aio, one WAL append, and its deferred write goes out in a
- * batch.  A deferred txc's throttle cost is (1 + 0 aios) x 4,000 + 4,096 =
- * 8,096 bytes.  Device writes per txc, by hand:
+ * batch, one aio_write per physically contiguous run of the batch's extents
+ * (BlueStore::_deferred_submit_unlock walks the iomap, keyed by device
+ * offset; deferred_write_ops counts those writes).  A deferred txc's
+ * throttle cost is (1 + 0 aios) x 4,000 + 4,096 = 8,096 bytes.
+ *
+ * Random overwrites (randwrite on a 64 MiB image: two of a batch's 16
+ * extents adjoin with probability ~16^2/16,384, 1 in 1,000 txcs) are one
+ * device write each whatever the batch: 1 + 1 = 2 device writes per txc and
+ * one deferred_write_op per txc.  A sequential stream (rw=write) puts a
+ * batch's extents end to end on each OSD (one object, one PG, 1,024 writes
+ * at a time), so a batch is one write; device writes per txc, by hand:
  *  - default throttle (64 + 128 MiB, never half full): a batch per
  *    bluestore_deferred_batch_ops_ssd = 16 txcs: 1 + 1/16 = 1.0625;
  *  - throttle_bytes + deferred_bytes = 8 x 8,096 = 64,768: past its midpoint
  *    (32,384 = 4 txcs held: the earlier batches are done long before the
  *    next write arrives) the queue is submitted: 1 + 1/4 = 1.25;
  *  - max = 8,096 (one txc): every deferred write alone: 1 + 1 = 2.
- * (+-0.012: batches cut by the start and end of the measured interval, 6
- * OSDs over ~1,500 txcs.)  At QD=1 nobody waits for the throttle; at QD=16
+ * (+-0.012: batches cut by the start and end of the measured interval and
+ * by object ends, 6 OSDs over ~1,500 txcs.)  When the batch was written as
+ * one device write of its summed bytes, random overwrites gave those same
+ * sequential figures.  At QD=1 nobody waits for the throttle; at QD=16
  * with room for one deferred txc per OSD the next one waits for the
  * previous deferred write (throttle_lat > 0), and with the default never.
  */
 static void test_deferred_throttle(void **state)
 {
     const struct {
-        const char *bytes, *deferred;
+        const char *rw, *bytes, *deferred;
         double want;
     } cases[] = {
-        {NULL, NULL, 1 + 1.0 / 16},
-        {"ceph.bluestore_throttle_bytes=32384", "ceph.bluestore_throttle_deferred_bytes=32384", 1.25},
-        {"ceph.bluestore_throttle_bytes=8096", "ceph.bluestore_throttle_deferred_bytes=0", 2},
+        {"fio.rw=randwrite", NULL, NULL, 2},
+        {"fio.rw=randwrite", "ceph.bluestore_throttle_bytes=32384", "ceph.bluestore_throttle_deferred_bytes=32384", 2},
+        {"fio.rw=write", NULL, NULL, 1 + 1.0 / 16},
+        {"fio.rw=write", "ceph.bluestore_throttle_bytes=32384", "ceph.bluestore_throttle_deferred_bytes=32384", 1.25},
+        {"fio.rw=write", "ceph.bluestore_throttle_bytes=8096", "ceph.bluestore_throttle_deferred_bytes=0", 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *sets[3] = {"ceph.bluestore_prefer_deferred_size_ssd=65536", cases[i].bytes, cases[i].deferred};
-        struct totals t = run(sets, cases[i].bytes ? 3 : 1);
+        const char *sets[4] = {"ceph.bluestore_prefer_deferred_size_ssd=65536", cases[i].rw, cases[i].bytes,
+                               cases[i].deferred};
+        struct totals t = run(sets, cases[i].bytes ? 4 : 2);
         assert_true(t.txcs > 1000);
-        assert_int_equal(t.deferred_ops, t.txcs);
         double per = (double)t.device_writes / (double)t.txcs;
         if (fabs(per - cases[i].want) > 0.012)
             fail_msg("case %zu: %.4f device writes per txc, expected %.4f", i, per, cases[i].want);
+        /* each deferred write the device saw is one deferred_write_op */
+        double ops = (double)t.deferred_ops / (double)t.txcs;
+        if (fabs(ops - (cases[i].want - 1)) > 0.012)
+            fail_msg("case %zu: %.4f deferred_write_ops per txc, expected %.4f", i, ops, cases[i].want - 1);
         assert_int_equal(t.throttle_wait_ns, 0);
     }
     const char *deep[4] = {"ceph.bluestore_prefer_deferred_size_ssd=65536", "fio.iodepth=16",
@@ -183,6 +212,37 @@ static void test_deferred_throttle(void **state)
     struct totals dflt = run(deep, 2);
     assert_true(small.throttle_wait_ns > 0);
     assert_int_equal(dflt.throttle_wait_ns, 0);
+}
+
+/*
+ * A drive slower than the CPUs (rand_write_4k_iops 2,000), iodepth 32, and a
+ * deferred throttle of a few txcs (so that the backlog of deferred writes
+ * holds the clients back within the run, as the default 192 MiB does only
+ * after ~24,000 txcs): the busiest OSD's drive bounds the clients.  Each of
+ * its random 4 KiB writes, deferred (prefer_deferred_size_ssd 64 KiB) or a
+ * direct aio (the default), is a 500 us throughput stage, which it shares
+ * with its WAL appends (an 8 KiB append per txc, 4.1 us at 2,000 MB/s: 0.8 %):
+ * it writes 2,000 x (1 - 4.1 / 500) = 1,984 random writes a second, within
+ * 5 % (the batches cut by the measured interval).  When a deferred batch was
+ * one device write of its summed bytes, the deferred case ran up to 16x
+ * faster than its drives allow.
+ */
+static void test_deferred_writes_bound_by_device(void **state)
+{
+    const char *slow[5] = {"hw.nvme.rand_write_4k_iops=2000", "fio.iodepth=32",
+                           "ceph.bluestore_throttle_bytes=32384", "ceph.bluestore_throttle_deferred_bytes=32384",
+                           "ceph.bluestore_prefer_deferred_size_ssd=65536"};
+    struct totals deferred = run(slow, 5);
+    struct totals direct = run(slow, 4);
+    double want = 2000 * (1 - 4.1 / 500);
+    assert_true(deferred.deferred_ops > 1000 && direct.deferred_ops == 0);
+    if (fabs(deferred.busiest_rand_writes_per_s / want - 1) > 0.05 ||
+        fabs(direct.busiest_rand_writes_per_s / want - 1) > 0.05)
+        fail_msg("busiest drive: %.0f random writes/s deferred, %.0f direct, expected %.0f",
+                 deferred.busiest_rand_writes_per_s, direct.busiest_rand_writes_per_s, want);
+    /* and the deferred clients are held to what the drives write, as the direct ones */
+    if (fabs(deferred.write_iops / direct.write_iops - 1) > 0.05)
+        fail_msg("deferred %.0f IOPS against direct %.0f", deferred.write_iops, direct.write_iops);
 }
 
 /*
@@ -438,6 +498,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wal_write_is_sequential),
         cmocka_unit_test(test_deferred_throttle),
+        cmocka_unit_test(test_deferred_writes_bound_by_device),
         cmocka_unit_test(test_rocksdb_build_type),
         cmocka_unit_test(test_cache_size),
         cmocka_unit_test(test_cache_lab_capacity),

@@ -16,7 +16,9 @@
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
  *    each commit callback to the PG's shard (store_env.committed: osd_txc_committed);
  *  - deferred writes are written to their final place after the commit, in
- *    batches of bluestore_deferred_batch_ops_ssd, off the critical path; a
+ *    batches of bluestore_deferred_batch_ops_ssd, off the critical path, one
+ *    random device write per physically contiguous run of a batch
+ *    (_deferred_submit_unlock: one aio_write per run of the iomap); a
  *    deferred txc holds bluestore_throttle_deferred_bytes from queue time
  *    until its deferred write is done (BlueStoreThrottle);
  *  - the WAL append is a sequential write, data and deferred writes random;
@@ -92,6 +94,23 @@ struct data_cache {
     struct bluestore_cache_size size;
     bool balancing;             /* the autotuner's periodic balance is scheduled */
 };
+/* A queued deferred write's extent; addr_known false: where it lies is not
+   known (no image extent), so it joins no neighbour. */
+struct deferred_extent {
+    uint64_t addr, len;
+    bool addr_known;
+};
+
+/* A batch on the device: its writes still out, and what its txcs give back
+   to the deferred throttle when the last is done (_deferred_aio_finish). */
+struct deferred_batch {
+    struct bluestore *bs;
+    struct deferred_batch *next_free;
+    struct deferred_batch *next_all; /* every batch the store made (freed with it) */
+    uint64_t cost;
+    uint32_t ops, writes_left;
+};
+
 struct bluestore {
     struct store_env env;
     struct data_cache cache;
@@ -112,6 +131,10 @@ struct bluestore {
     struct throttle deferred_throttle; /* bluestore_throttle_deferred_bytes */
     uint64_t deferred_pending_cost;
     uint32_t deferred_pending_ops, deferred_aggressive;
+    struct deferred_extent *deferred_ext; /* the queued txcs' extents (DeferredBatch::iomap) */
+    uint32_t deferred_n, deferred_cap;
+    struct deferred_batch *deferred_free; /* batches written, for reuse */
+    struct deferred_batch *deferred_all;
     struct bluestore_perf perf;
 };
 
@@ -399,6 +422,12 @@ static void bluestore_destroy(void *store)
     cpu_pool_fini(&bs->rocksdb_bg);
     idmap_fini(&bs->cache.blocks);
     free(bs->cache.shards);
+    free(bs->deferred_ext);
+    while (bs->deferred_all) {
+        struct deferred_batch *b = bs->deferred_all;
+        bs->deferred_all = b->next_all;
+        free(b);
+    }
     free(bs);
 }
 
@@ -448,25 +477,83 @@ static void seq_advance(struct bluestore *bs, struct store_seq *seq)
     }
 }
 
-/* _deferred_aio_finish: the batch's txcs give back their deferred throttle
-   (arg: their summed cost << 20 | how many). */
-static void deferred_done(struct sim *s, void *obj, uint64_t arg)
+/* _deferred_aio_finish, once the batch's last write is done: its txcs give
+   back their deferred throttle. */
+static void deferred_write_done(struct sim *s, void *obj, uint64_t arg)
 {
-    struct bluestore *bs = obj;
-    for (uint64_t i = 1; i < (arg & 0xfffff); i++)
+    struct deferred_batch *b = obj;
+    if (--b->writes_left)
+        return;
+    struct bluestore *bs = b->bs;
+    for (uint32_t i = 1; i < b->ops; i++)
         throttle_put(&bs->deferred_throttle, s, 0);
-    throttle_put(&bs->deferred_throttle, s, arg >> 20);
+    throttle_put(&bs->deferred_throttle, s, b->cost);
+    b->next_free = bs->deferred_free;
+    bs->deferred_free = b;
 }
 
-/* deferred_try_submit: write the queued deferred txcs to their final place. */
+static int extent_cmp(const void *a, const void *b)
+{
+    const struct deferred_extent *x = a, *y = b;
+    if (x->addr_known != y->addr_known)
+        return x->addr_known ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A queued deferred txc's extent (_deferred_queue: DeferredBatch::prepare_write). */
+static void deferred_queue_extent(struct bluestore *bs, const struct store_txc *t)
+{
+    if (bs->deferred_n == bs->deferred_cap) {
+        bs->deferred_cap = bs->deferred_cap ? 2 * bs->deferred_cap : 64;
+        bs->deferred_ext = sim_xrealloc(bs->deferred_ext, bs->deferred_cap, sizeof *bs->deferred_ext);
+    }
+    bs->deferred_ext[bs->deferred_n++] =
+        (struct deferred_extent){.addr = t->addr, .len = t->deferred_bytes, .addr_known = t->len != 0};
+}
+
+/*
+ * deferred_try_submit -> _deferred_submit_unlock: write the queued deferred
+ * txcs to their final place.  The batch's iomap is keyed by device offset;
+ * each physically contiguous run is one aio_write (and one count of
+ * deferred_write_ops), all of them one aio_submit.  Random 4 KiB overwrites
+ * are therefore one device write each; a sequential stream's merge.
+ */
 static void deferred_submit(struct bluestore *bs)
 {
     if (!bs->deferred_pending_ops)
         return;
-    SIM_ASSERT(bs->deferred_pending <= UINT32_MAX && bs->deferred_pending_ops < 1u << 20 &&
-               bs->deferred_pending_cost < 1ull << 43);
-    nvme_submit(bs->dev, NVME_WRITE, (uint32_t)bs->deferred_pending, deferred_done, bs,
-                bs->deferred_pending_cost << 20 | bs->deferred_pending_ops);
+    struct deferred_batch *b = bs->deferred_free;
+    if (b) {
+        bs->deferred_free = b->next_free;
+    } else { /* a few per OSD (one per batch on the device at once), kept for reuse */
+        b = sim_xcalloc(1, sizeof *b);
+        b->next_all = bs->deferred_all;
+        bs->deferred_all = b;
+    }
+    b->bs = bs;
+    b->cost = bs->deferred_pending_cost;
+    b->ops = bs->deferred_pending_ops;
+    qsort(bs->deferred_ext, bs->deferred_n, sizeof *bs->deferred_ext, extent_cmp);
+    /* count the runs first: a write may complete only once all are out */
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < bs->deferred_n; i++) {
+        const struct deferred_extent *e = &bs->deferred_ext[i], *prev = i ? e - 1 : NULL;
+        runs += !(prev && e->addr_known && prev->addr_known && prev->addr + prev->len == e->addr);
+    }
+    b->writes_left = runs;
+    for (uint32_t i = 0; i < bs->deferred_n;) {
+        uint64_t bytes = bs->deferred_ext[i].len;
+        uint32_t j = i + 1;
+        while (j < bs->deferred_n && bs->deferred_ext[j].addr_known && bs->deferred_ext[j - 1].addr_known &&
+               bs->deferred_ext[j - 1].addr + bs->deferred_ext[j - 1].len == bs->deferred_ext[j].addr)
+            bytes += bs->deferred_ext[j++].len;
+        SIM_ASSERT(bytes <= UINT32_MAX);
+        bs->perf.deferred_write_ops++;
+        bs->perf.deferred_write_bytes += bytes;
+        nvme_submit(bs->dev, NVME_WRITE, (uint32_t)bytes, deferred_write_done, b, 0);
+        i = j;
+    }
+    bs->deferred_n = 0;
     bs->deferred_pending = bs->deferred_pending_cost = 0;
     bs->deferred_pending_ops = 0;
 }
@@ -486,6 +573,8 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
         deferred += t->deferred_bytes;
         deferred_cost += t->deferred_bytes ? t->cost : 0;
         deferred_ops += t->deferred_bytes != 0;
+        if (t->deferred_bytes)
+            deferred_queue_extent(bs, t);
         bs->env.committed(bs->env.ctx, t->owner);
         t = next;
         n++;
@@ -776,9 +865,7 @@ static void bluestore_queue_transaction(void *store, struct cpu_thread *th, stru
         uint64_t mas = (uint64_t)o->bluestore_min_alloc_size_ssd;
         bool aligned = data_bytes % mas == 0;
         if (data_bytes <= (uint64_t)o->bluestore_prefer_deferred_size_ssd || !aligned) {
-            t->deferred_bytes = data_bytes;
-            bs->perf.deferred_write_ops++;
-            bs->perf.deferred_write_bytes += data_bytes;
+            t->deferred_bytes = data_bytes; /* deferred_write_ops: counted as written (deferred_submit) */
             bs->perf.bluestore_write_small++;
             bs->perf.bluestore_write_small_bytes += data_bytes;
         } else {

@@ -45,11 +45,24 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
     struct cluster *c = op_cluster(op);
     struct osd *o = op->osd;
     const uint32_t *acting = cluster_acting(c, op->pg->pgid);
-    for (uint32_t r = 1; r < c->spec.pool_size; r++) {
-        struct osd *peer = &c->osds[acting[r]];
+    /* the data cache drops (or, buffered, keeps) what this write covers on
+       the primary, the only OSD that serves reads of it */
+    const struct rados_op *r = op->rop;
+    if (!op->log_only && r->obj != &r->img->header && r->obj != &r->img->map_obj) {
+        if (r->kind == RADOS_COPYUP) /* the parent's data from offset 0, and the write */
+            osd_op_set_extent(op, 0, r->copyup_bytes > r->off + r->len ? r->copyup_bytes : r->off + r->len);
+        else
+            osd_op_set_extent(op, r->off, r->len);
+    }
+    for (uint32_t k = 1; k < c->spec.pool_size; k++) {
+        struct osd *peer = &c->osds[acting[k]];
         struct osd_op *rep = osd_op_new(peer, OSD_REPOP, op->pg->pgid);
         rep->primary_op = op;
         rep->obj = op->obj;
+        /* the same object bytes on the replica's device (where its deferred
+           write lands); its data cache serves no reads */
+        rep->txc.addr = op->txc.addr;
+        rep->txc.len = op->txc.len;
         rep->log_only = op->log_only;
         rep->bytes = op->log_only ? 0 : op->bytes;
         rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
@@ -67,15 +80,6 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
     }
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
-    /* the data cache drops (or, buffered, keeps) what this write covers on
-       the primary, the only OSD that serves reads of it */
-    const struct rados_op *r = op->rop;
-    if (!op->log_only && r->obj != &r->img->header && r->obj != &r->img->map_obj) {
-        if (r->kind == RADOS_COPYUP) /* the parent's data from offset 0, and the write */
-            osd_op_set_extent(op, 0, r->copyup_bytes > r->off + r->len ? r->copyup_bytes : r->off + r->len);
-        else
-            osd_op_set_extent(op, r->off, r->len);
-    }
     o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
                                     osd_op_local_submitted);
 }
