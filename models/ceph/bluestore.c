@@ -94,6 +94,7 @@ struct data_cache {
     struct bluestore_cache_size size;
     bool balancing;             /* the autotuner's periodic balance is scheduled */
 };
+
 /* A queued deferred write's extent; addr_known false: where it lies is not
    known (no image extent), so it joins no neighbour. */
 struct deferred_extent {
@@ -500,6 +501,12 @@ static int extent_cmp(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* e continues prev on the device: one aio_write covers both. */
+static bool extent_joins(const struct deferred_extent *prev, const struct deferred_extent *e)
+{
+    return prev->addr_known && e->addr_known && prev->addr + prev->len == e->addr;
+}
+
 /* A queued deferred txc's extent (_deferred_queue: DeferredBatch::prepare_write). */
 static void deferred_queue_extent(struct bluestore *bs, const struct store_txc *t)
 {
@@ -533,20 +540,18 @@ static void deferred_submit(struct bluestore *bs)
     b->bs = bs;
     b->cost = bs->deferred_pending_cost;
     b->ops = bs->deferred_pending_ops;
-    qsort(bs->deferred_ext, bs->deferred_n, sizeof *bs->deferred_ext, extent_cmp);
-    /* count the runs first: a write may complete only once all are out */
-    uint32_t runs = 0;
-    for (uint32_t i = 0; i < bs->deferred_n; i++) {
-        const struct deferred_extent *e = &bs->deferred_ext[i], *prev = i ? e - 1 : NULL;
-        runs += !(prev && e->addr_known && prev->addr_known && prev->addr + prev->len == e->addr);
-    }
-    b->writes_left = runs;
+    SIM_ASSERT(bs->deferred_n == bs->deferred_pending_ops);
+    const struct deferred_extent *x = bs->deferred_ext;
+    qsort(bs->deferred_ext, bs->deferred_n, sizeof *x, extent_cmp);
+    /* count the runs first: the batch is done when the last of them is */
+    b->writes_left = 1;
+    for (uint32_t i = 1; i < bs->deferred_n; i++)
+        b->writes_left += !extent_joins(&x[i - 1], &x[i]);
     for (uint32_t i = 0; i < bs->deferred_n;) {
-        uint64_t bytes = bs->deferred_ext[i].len;
+        uint64_t bytes = x[i].len;
         uint32_t j = i + 1;
-        while (j < bs->deferred_n && bs->deferred_ext[j].addr_known && bs->deferred_ext[j - 1].addr_known &&
-               bs->deferred_ext[j - 1].addr + bs->deferred_ext[j - 1].len == bs->deferred_ext[j].addr)
-            bytes += bs->deferred_ext[j++].len;
+        while (j < bs->deferred_n && extent_joins(&x[j - 1], &x[j]))
+            bytes += x[j++].len;
         SIM_ASSERT(bytes <= UINT32_MAX);
         bs->perf.deferred_write_ops++;
         bs->perf.deferred_write_bytes += bytes;
