@@ -124,8 +124,11 @@ static cJSON *bluestore_section(const struct bluestore_perf *b)
     add_u64(s, "bluestore_buffer_miss_bytes", b->bluestore_buffer_miss_bytes);
     add_u64(s, "bluestore_write_big", b->bluestore_write_big);
     add_u64(s, "bluestore_write_big_bytes", b->bluestore_write_big_bytes);
+    add_u64(s, "bluestore_write_big_deferred", b->bluestore_write_big_deferred);
     add_u64(s, "bluestore_write_small", b->bluestore_write_small);
     add_u64(s, "bluestore_write_small_bytes", b->bluestore_write_small_bytes);
+    add_u64(s, "bluestore_write_deferred", b->bluestore_write_deferred);
+    add_u64(s, "bluestore_write_deferred_bytes", b->bluestore_write_deferred_bytes);
     add_u64(s, "bluestore_txc", b->bluestore_txc);
     return s;
 }

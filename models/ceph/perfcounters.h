@@ -71,6 +71,8 @@ struct bluestore_perf {
     uint64_t bluestore_buffers, bluestore_buffer_bytes, bluestore_buffer_hit_bytes, bluestore_buffer_miss_bytes;
     uint64_t bluestore_write_big, bluestore_write_big_bytes;
     uint64_t bluestore_write_small, bluestore_write_small_bytes;
+    uint64_t bluestore_write_big_deferred;  /* aligned writes deferred (prefer_deferred_size) */
+    uint64_t bluestore_write_deferred, bluestore_write_deferred_bytes; /* every deferred write */
     uint64_t bluestore_txc;
     uint64_t kv_batches;            /* not in Ceph: kv_sync cycles, for batch size */
     /* throttle-bluestore_throttle_bytes: BlueStoreThrottle::try_start_transaction's get per
