@@ -280,7 +280,7 @@ static void unknown_names_list_alternatives(void **state)
     assert_int_equal(hwprofile_load_nvme("pm938", DIR_, &d, &err), -ENOENT);
     assert_one_line(err.msg);
     assert_has(err.msg, "unknown nvme profile 'pm938' (did you mean 'pm983'?)");
-    assert_has(err.msg, "available in hw-profiles/nvme: dell-ri-15tb-gen4, intel-p4500-4tb, lab-calibrated, lab-virtio, lab2-calibrated, pm983, pm9a3");
+    assert_has(err.msg, "available in hw-profiles/nvme: dell-ri-15tb-gen4, intel-p4500-4tb, lab-calibrated, lab-virtio, lab2-calibrated, lab5-calibrated, pm983, pm9a3");
 
     struct hw_nic nic;
     assert_true(hwprofile_load_nic("400gbe", DIR_, &nic, &err) < 0);
