@@ -29,6 +29,7 @@
 #include "config.h"
 #include "perfcounters.h"
 #include "scenario.h"
+#include "testcluster.h"
 
 static const char base_json[] =
     "{\"description\": \"test_bluestore\","
@@ -55,28 +56,10 @@ struct totals {
                                          its WAL appends (one per kv batch) */
 };
 
-/* A cluster from a scenario (a file, or inline json named name), simulated
-   to the end; the caller destroys it and frees *sc. */
-static struct cluster *simulated(const char *path, const char *json, const char *name, const char *const *sets,
-                                 int n_sets, struct scenario *sc)
-{
-    struct sim_err err = {0};
-    if (scenario_load(sc, path, json, name, sets, n_sets, &err) < 0)
-        fail_msg("scenario: %s", err.msg);
-    struct cluster_spec spec;
-    if (scenario_to_spec(sc, 0, &spec, &err) < 0)
-        fail_msg("spec: %s", err.msg);
-    struct cluster *c = cluster_create(&spec, &err);
-    if (!c)
-        fail_msg("cluster: %s", err.msg);
-    cluster_run(c, NULL, NULL);
-    return c;
-}
-
 static struct totals run(const char *const *sets, int n_sets)
 {
     struct scenario sc;
-    struct cluster *c = simulated(NULL, base_json, "test_bluestore.json", sets, n_sets, &sc);
+    struct cluster *c = simulated_cluster(NULL, base_json, "test_bluestore.json", sets, n_sets, &sc);
     struct totals t = {0};
     uint64_t kv_sum = 0, sub_sum = 0, sub_n = 0;
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
@@ -290,7 +273,7 @@ struct cache_totals {
 static struct cache_totals run_cache(const char *const *sets, int n_sets)
 {
     struct scenario sc;
-    struct cluster *c = simulated(NULL, cache_json, "test_bluestore_cache.json", sets, n_sets, &sc);
+    struct cluster *c = simulated_cluster(NULL, cache_json, "test_bluestore_cache.json", sets, n_sets, &sc);
     const struct bluestore_perf *bp = cluster_bluestore_perf(c, 0);
     struct cluster_osd_stats os;
     cluster_osd_stats(c, 0, &os);
@@ -390,7 +373,7 @@ static void test_cache_lab_capacity(void **state)
         const char *sets[] = {cases[i].size, cases[i].target, "image.cached=1", "fio.rw=randread",
                               "fio.iodepth=1", "sim.duration_s=0.05", "sim.warmup_s=0.01", "sim.replications=1"};
         struct scenario sc;
-        struct cluster *c = simulated("scenarios/lab2.json", NULL, NULL, sets, 8, &sc);
+        struct cluster *c = simulated_cluster("scenarios/lab2.json", NULL, NULL, sets, 8, &sc);
         double held = 0;
         for (uint32_t k = 0; k < cluster_n_osds(c); k++)
             held += (double)cluster_bluestore_perf(c, k)->bluestore_buffer_bytes;
