@@ -531,7 +531,7 @@ static void deferred_queue_extent(struct bluestore *bs, const struct store_txc *
  * txcs to their final place.  The batch's iomap is keyed by device offset;
  * each physically contiguous run is one aio_write (and one count of
  * deferred_write_ops), all of them one aio_submit.  Random 4 KiB overwrites
- * are therefore one device write each; a sequential stream's merge.
+ * are therefore one device write each; a sequential stream's extents merge.
  */
 static void deferred_submit(struct bluestore *bs)
 {
