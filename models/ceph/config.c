@@ -106,13 +106,22 @@ const struct param_def ceph_option_params[] = {
 const struct param_def stage_cost_params[] = {
     C(fio_submit_us, 4, "fio io_u prep + rbd_aio_write call (fio thread)"),
     C(fio_complete_us, 4, "fio completion handling (fio thread)"),
+    C(fio_aio_submit_us, 1.2, "fio io_u prep + io_submit/io_uring_enter through blk-mq to the driver's queue_rq, per I/O, "
+                              "kernel engines (libaio, io_uring: fio thread); with fio_aio_complete_us the 1.64 us "
+                              "per I/O of aio's single-thread peak, 608K IOPS (Axboe, 'Efficient IO with io_uring' "
+                              "9.1), plus fio's own accounting [est split]"),
+    C(fio_aio_complete_us, 0.8, "fio io_getevents/CQ reap + completion handling, per I/O, kernel engines (fio thread) "
+                                "[est, see fio_aio_submit_us]"),
     C(librbd_dispatch_us, 18, "ImageDispatcher + Striper + object dispatch layers (io_context thread)"),
     C(librbd_complete_us, 10, "ObjectRequest/AioCompletion completion (io_context thread)"),
     C(objecter_submit_us, 10, "Objecter::op_submit: CRUSH map, MOSDOp encode"),
     C(objecter_complete_us, 6, "Objecter::handle_osd_op_reply"),
     C(copyup_client_us, 30, "CopyupRequest bookkeeping on the client (per copy-up)"),
-    C(krbd_dispatch_us, 6, "krbd: rbd_queue_workfn + rbd_img_fill_from_bio + rbd_img_handle_request, per I/O (rbd_wq kworker) [est]"),
-    C(krbd_osdc_submit_us, 6, "krbd: ceph_osdc_start_request per object: calc_target (CRUSH) + encode_request (rbd_wq kworker) [est]"),
+    C(krbd_dispatch_us, 2, "krbd: rbd_queue_workfn + rbd_img_fill_from_bio + rbd_img_handle_request, per I/O (rbd_wq kworker) [est]"),
+    C(krbd_osdc_submit_us, 2, "krbd: ceph_osdc_start_request per object: calc_target (CRUSH) + encode_request (rbd_wq kworker) [est]"),
+    C(krbd_con_send_us, 1.5, "krbd: libceph con_work try_write per message: prepare_write_message + ceph_tcp_sendmsg/"
+                             "sendpage of header, front, data, footer (MSG_MORE), on the submitting core; the TCP "
+                             "stack is the NIC profile's tcp_tx_cpu_us [est]"),
     C(krbd_complete_us, 4, "krbd: handle_reply + rbd_osd_req_callback + blk_mq_end_request, per object (ceph-msgr kworker) [est]"),
     C(msgr_tx_us, 4, "ProtocolV2::write_message: frame + socket write (msgr-worker)"),
     C(msgr_rx_us, 6, "ProtocolV2 read_frame/handle_message + decode (msgr-worker)"),

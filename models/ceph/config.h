@@ -85,11 +85,12 @@ struct ceph_options {
 struct stage_costs {
     /* client (fio + librbd + objecter), per op */
     double fio_submit_us, fio_complete_us;
+    double fio_aio_submit_us, fio_aio_complete_us; /* fio's kernel engines (libaio, io_uring) */
     double librbd_dispatch_us, librbd_complete_us;
     double objecter_submit_us, objecter_complete_us;
     double copyup_client_us;
     /* the kernel client (krbd.c), per I/O / per object */
-    double krbd_dispatch_us, krbd_osdc_submit_us, krbd_complete_us;
+    double krbd_dispatch_us, krbd_osdc_submit_us, krbd_con_send_us, krbd_complete_us;
     /* messenger, per message (plus crc per KiB) */
     double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib, msgr_ack_us;
     /* OSD primary */

@@ -18,6 +18,21 @@
  *    same connection's con_work, which calls osd_dispatch -> handle_reply ->
  *    rbd_osd_req_callback -> rbd_obj_handle_request -> rbd_img_handle_request
  *    -> blk_mq_end_request, and fio's io_getevents/io_uring wait wakes.
+ *  - Where each runs: rbd_wq and ceph-msgr are per-CPU (bound) workqueues
+ *    (alloc_workqueue(..., WQ_MEM_RECLAIM, 0) in rbd_init and ceph_msgr_init;
+ *    Linux 6.17+ spells it WQ_PERCPU), and queue_work() on a bound workqueue
+ *    runs the work on the CPU that queued it (__queue_work: cpu =
+ *    raw_smp_processor_id()).  So a request's rbd_queue_workfn, and the
+ *    con_work that writes its MOSDOp to the socket (queued from that
+ *    kworker), run on the core of the fio thread that submitted it, one
+ *    after the other with fio's own work: a single fio job's submissions are
+ *    bounded by one core, as its own CPU is.  They are modelled as items of
+ *    the fio thread (same core, its queue; no wake-up: the kworker is woken
+ *    on a core already running).  The reply's con_work runs where the NIC's
+ *    interrupt (softirq, ceph_sock_data_ready -> queue_con) ran: any core,
+ *    serialised per connection (con_worker).  A send and a receive of the
+ *    same connection may overlap here, where the kernel's non-reentrant
+ *    work item would run them one after the other.
  * What librbd has and this path does not: the io_context_pool (tp_librbd)
  * thread both ways (the QueueImageDispatch hop on submit, neorados posting the
  * completion to the io_context on reply), the ImageDispatcher/object-dispatch
@@ -56,8 +71,31 @@ static uint32_t request_bytes(const struct rados_op *rop)
     return MSG_HEADER_BYTES + (rop->kind == RADOS_WRITE ? (uint32_t)rop->len : 0);
 }
 
-/* send_request: the MOSDOp goes out on the primary's connection (queue_con). */
-static void osdc_send(struct client *cl, struct rados_op *rop)
+/* con_work has written the MOSDOp to the socket: onto the wire. */
+static void con_written(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct cluster *c = rop->cl->c;
+    net_send(&c->net, rop->cl->host, c->osds[rop->primary].host, (uint32_t)arg, osd_client_op_delivered, rop, 0);
+    cpu_thread_release(th);
+}
+
+/* con_work -> try_write: prepare_write_message, then ceph_tcp_sendmsg /
+   sendpage of header, front, data and footer (crc32c of the data unless
+   nocrc), on the core that queued it: the submitting fio thread's. */
+static void con_write(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct rados_op *rop = obj;
+    struct cluster *c = rop->cl->c;
+    const struct stage_costs *k = &c->spec.cost;
+    uint32_t bytes = (uint32_t)arg;
+    double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * bytes / 1024.0 : 0;
+    cpu_exec(th, k->krbd_con_send_us + crc + net_tx_cpu_us(&c->net, bytes), con_written, rop, arg); /* the kernel: no Ceph log */
+}
+
+/* send_request: the MOSDOp is queued on the primary's connection (queue_con),
+   whose con_work writes it on this core (the header comment). */
+static void osdc_send(struct client *cl, struct fio_io *io, struct rados_op *rop)
 {
     struct cluster *c = cl->c;
     rop->primary = cluster_acting(c, rop->obj->pg)[0];
@@ -66,8 +104,7 @@ static void osdc_send(struct client *cl, struct rados_op *rop)
     rop->result = 0;
     rop->t_initiated = rop->t_reached = rop->t_started = rop->t_subops = 0;
     rop->t_op_commit = rop->t_sub_commit = rop->t_commit_sent = 0;
-    msgr_send(c, con_worker(cl, rop->primary), cl->host, c->osds[rop->primary].host, request_bytes(rop),
-              osd_client_op_delivered, rop, 0);
+    cpu_pool_submit(&io->w->thread, CPU_PRIO_HIGH, con_write, rop, request_bytes(rop));
 }
 
 /* rbd_img_fill_from_bio + rbd_osd_submit: one OSD request per object extent. */
@@ -92,7 +129,7 @@ static void img_dispatched(struct sim *s, struct cpu_thread *th, void *obj, uint
         rop->ios = io;
         rop->subops = read ? SUBOP_READ : SUBOP_WRITE;
         off += len;
-        osdc_send(cl, rop);
+        osdc_send(cl, io, rop);
     }
     cpu_thread_release(th);
 }
@@ -109,10 +146,13 @@ static void queue_workfn(struct sim *s, struct cpu_thread *th, void *obj, uint64
     cpu_exec(th, cost, img_dispatched, io, 0);
 }
 
+/* queue_work(rbd_wq) from fio's io_submit: the kworker of fio's core, ahead of
+   what the fio thread does next (the woken kworker preempts it, CFS wakeup
+   preemption of a thread that mostly sleeps). */
 static void tag_granted(struct sim *s, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
-    cpu_pool_submit(&dev(io->w->cl)->io_context, CPU_PRIO_NORMAL, queue_workfn, io, 0);
+    cpu_pool_submit(&io->w->thread, CPU_PRIO_HIGH, queue_workfn, io, 0);
 }
 
 /* rbd_queue_rq: a blk-mq tag, then queue_work(rbd_wq). */
@@ -192,8 +232,6 @@ static void krbd_init(struct client *cl, struct cluster *c, uint32_t id, uint32_
     cl->host = host;
     cl->mapping = cl;
     struct cpu_host *h = &c->hosts[host];
-    /* rbd_wq is per-CPU: the work runs on a kworker of the core that queued it */
-    cpu_pool_init(&cl->io_context, h, "kworker-rbd", h->cores.servers);
     cl->msgr = sim_xcalloc(c->n_osds, sizeof *cl->msgr);
     for (uint32_t i = 0; i < c->n_osds; i++)
         cpu_pool_init(&cl->msgr[i], h, "kworker-ceph-msgr", 1);
@@ -221,7 +259,6 @@ static void krbd_fini(struct client *cl)
     idmap_fini(&cl->ictx.objs);
     if (cl->mapping != cl)
         return;
-    cpu_pool_fini(&cl->io_context);
     for (uint32_t i = 0; i < cl->c->n_osds; i++)
         cpu_pool_fini(&cl->msgr[i]);
     free(cl->msgr);
@@ -233,7 +270,6 @@ static double krbd_cpu_ns(const struct client *cl)
     double ns = client_workers_cpu_ns(cl);
     if (cl->mapping != cl)
         return ns;
-    ns += cpu_pool_busy_ns(&cl->io_context);
     for (uint32_t i = 0; i < cl->c->n_osds; i++)
         ns += cpu_pool_busy_ns(&cl->msgr[i]);
     return ns;

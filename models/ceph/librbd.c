@@ -78,6 +78,21 @@ static bool worker_limit_reached(const struct fio_worker *w)
 
 static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
+/* fio's CPU per I/O on its thread: the rbd engine's calls into librbd, or a
+   kernel engine's syscalls into the block layer (a client kind with its own
+   submit_io is the kernel client, reached through libaio / io_uring) */
+static double fio_submit_cost(const struct fio_worker *w)
+{
+    const struct stage_costs *k = &w->cl->c->spec.cost;
+    return w->cl->ops->submit_io ? k->fio_aio_submit_us : k->fio_submit_us;
+}
+
+static double fio_complete_cost(const struct fio_worker *w)
+{
+    const struct stage_costs *k = &w->cl->c->spec.cost;
+    return w->cl->ops->submit_io ? k->fio_aio_complete_us : k->fio_complete_us;
+}
+
 static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
@@ -248,7 +263,7 @@ static void fio_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint
     if (c->io_obs.issued)
         c->io_obs.issued(c->io_obs.ctx, &(struct cluster_io_event){.job = w->index, .ddir = ddir, .offset = io->offset,
                                                                   .len = len, .t_issue = now});
-    cpu_exec(th, c->spec.cost.fio_submit_us, fio_submitted, io, 0);
+    cpu_exec(th, fio_submit_cost(w), fio_submitted, io, 0);
 }
 
 static void record_io(struct cluster *c, struct fio_io *io, sim_time_t now)
@@ -304,7 +319,7 @@ static void fio_complete_item(struct sim *s, struct cpu_thread *th, void *obj, u
     w->inflight--;
     w->completed++;
     pool_put(&c->io_pool, io);
-    cpu_exec(th, c->spec.cost.fio_complete_us, fio_issue_item, w, 0);
+    cpu_exec(th, fio_complete_cost(w), fio_issue_item, w, 0);
 }
 
 static void io_part_done(struct client *cl, struct fio_io *io, const struct rados_op *rop)
@@ -1026,7 +1041,7 @@ const struct client_ops librbd_client_ops = {
 static void replay_issue_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct fio_io *io = obj;
-    cpu_exec(th, io->w->cl->c->spec.cost.fio_submit_us, fio_submitted, io, 0);
+    cpu_exec(th, fio_submit_cost(io->w), fio_submitted, io, 0);
 }
 
 struct fio_io *client_issue_io(struct fio_worker *w, int ddir, uint64_t offset, uint64_t len)
