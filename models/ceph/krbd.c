@@ -90,7 +90,8 @@ static void con_write(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
     const struct stage_costs *k = &c->spec.cost;
     uint32_t bytes = (uint32_t)arg;
     double crc = c->spec.ceph.ms_crc_data ? k->msgr_crc_us_per_kib * bytes / 1024.0 : 0;
-    cpu_exec(th, k->krbd_con_send_us + crc + net_tx_cpu_us(&c->net, bytes), con_written, rop, arg); /* the kernel: no Ceph log */
+    /* the kernel's messenger: no Ceph debug log (stage_cost) */
+    cpu_exec(th, k->krbd_con_send_us + crc + net_tx_cpu_us(&c->net, bytes), con_written, rop, arg);
 }
 
 /* send_request: the MOSDOp is queued on the primary's connection (queue_con),
