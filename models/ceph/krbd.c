@@ -281,6 +281,7 @@ const struct client_ops krbd_client_ops = {
     .init = krbd_init,
     .fini = krbd_fini,
     .start = client_start_workers,
+    .block_engine = true,
     .submit_io = krbd_submit_io,
     .reply_delivered = krbd_reply_delivered,
     .watch_notify_delivered = krbd_watch_notify_delivered,

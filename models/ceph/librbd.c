@@ -79,18 +79,17 @@ static bool worker_limit_reached(const struct fio_worker *w)
 static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 
 /* fio's CPU per I/O on its thread: the rbd engine's calls into librbd, or a
-   kernel engine's syscalls into the block layer (a client kind with its own
-   submit_io is the kernel client, reached through libaio / io_uring) */
+   kernel engine's syscalls into the block layer (client_ops.block_engine) */
 static double fio_submit_cost(const struct fio_worker *w)
 {
     const struct stage_costs *k = &w->cl->c->spec.cost;
-    return w->cl->ops->submit_io ? k->fio_aio_submit_us : k->fio_submit_us;
+    return w->cl->ops->block_engine ? k->fio_aio_submit_us : k->fio_submit_us;
 }
 
 static double fio_complete_cost(const struct fio_worker *w)
 {
     const struct stage_costs *k = &w->cl->c->spec.cost;
-    return w->cl->ops->submit_io ? k->fio_aio_complete_us : k->fio_complete_us;
+    return w->cl->ops->block_engine ? k->fio_aio_complete_us : k->fio_complete_us;
 }
 
 static void fio_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)

@@ -160,6 +160,9 @@ struct client_ops {
     void (*fini)(struct client *cl);
     /* start the workers' closed loops (after set-up) */
     void (*start)(struct client *cl);
+    /* fio reaches it through a block device (libaio / io_uring syscalls into
+       blk-mq), not librbd's API: fio's per-I/O costs are the kernel engines' */
+    bool block_engine;
     /* fio's io_u handed to the client once submitted (its iodepth slot taken);
        NULL = librbd's rbd_aio_write/read path */
     void (*submit_io)(struct client *cl, struct fio_io *io);
