@@ -33,7 +33,8 @@ void param_set_defaults(const struct param_def *defs, void *obj)
         case PARAM_BOOL: *(bool *)p = d->def != 0; break;
         case PARAM_ENUM: *(int *)p = (int)d->def; break;
         case PARAM_STRING:
-            snprintf((char *)p, PARAM_STR_MAX, "%s", d->def_str ? d->def_str : "");
+        case PARAM_TEXT:
+            snprintf((char *)p, PARAM_CHARS(d->type), "%s", d->def_str ? d->def_str : "");
             break;
         }
     }
@@ -90,6 +91,7 @@ int param_set_number(const struct param_def *d, void *obj, double x, const char 
     case PARAM_BOOL:
         return sim_errf(err, -EINVAL, "%s: %s: expected true or false", file, path);
     case PARAM_STRING:
+    case PARAM_TEXT:
     case PARAM_ENUM:
         return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
     }
@@ -108,6 +110,7 @@ int param_set_bool(const struct param_def *d, void *obj, bool b, const char *fil
     case PARAM_DOUBLE:
         return sim_errf(err, -EINVAL, "%s: %s: expected a number", file, path);
     case PARAM_STRING:
+    case PARAM_TEXT:
     case PARAM_ENUM:
         return sim_errf(err, -EINVAL, "%s: %s: expected a string", file, path);
     }
@@ -120,8 +123,10 @@ int param_set_string(const struct param_def *d, void *obj, const char *v, const 
     void *p = param_ptr(d, obj);
     switch (d->type) {
     case PARAM_STRING:
-        if (strlen(v) >= PARAM_STR_MAX)
-            return sim_errf(err, -EINVAL, "%s: %s: string too long", file, path);
+    case PARAM_TEXT:
+        if (strlen(v) >= PARAM_CHARS(d->type))
+            return sim_errf(err, -EINVAL, "%s: %s: string too long (at most %d characters)", file, path,
+                            PARAM_CHARS(d->type) - 1);
         strcpy((char *)p, v);
         return 0;
     case PARAM_ENUM: {
@@ -160,6 +165,7 @@ int param_set_text(const struct param_def *d, void *obj, const char *text, const
             return param_set_bool(d, obj, false, file, path, err);
         return sim_errf(err, -EINVAL, "%s: %s: '%s' is not true or false", file, path, text);
     case PARAM_STRING:
+    case PARAM_TEXT:
     case PARAM_ENUM:
         return param_set_string(d, obj, text, file, path, err);
     }
@@ -168,7 +174,7 @@ int param_set_text(const struct param_def *d, void *obj, const char *text, const
 
 static const char *type_name(enum param_type t)
 {
-    static const char *const names[] = {"int", "number", "bool", "string", "enum"};
+    static const char *const names[] = {"int", "number", "bool", "string", "enum", "string"};
     return names[t];
 }
 
@@ -178,7 +184,8 @@ static void format_default(const struct param_def *d, char *buf, size_t n)
     case PARAM_INT: snprintf(buf, n, "%.0f", d->def); break;
     case PARAM_DOUBLE: snprintf(buf, n, "%g", d->def); break;
     case PARAM_BOOL: snprintf(buf, n, "%s", d->def ? "true" : "false"); break;
-    case PARAM_STRING: snprintf(buf, n, "%s", d->def_str ? d->def_str : ""); break;
+    case PARAM_STRING:
+    case PARAM_TEXT: snprintf(buf, n, "%s", d->def_str ? d->def_str : ""); break;
     case PARAM_ENUM: snprintf(buf, n, "%s", d->choices[(int)d->def]); break;
     }
 }
@@ -199,7 +206,7 @@ static void format_range(const struct param_def *d, char *buf, size_t n)
 
 void param_print_table(FILE *f, const char *section, const struct param_def *defs)
 {
-    char def[64], range[256];
+    char def[PARAM_TEXT_MAX], range[256];
     fprintf(f, "[%s]\n", section);
     for (const struct param_def *d = defs; d->name; d++) {
         format_default(d, def, sizeof def);
@@ -223,7 +230,7 @@ static void md_escape(char *dst, size_t n, const char *src)
 
 void param_print_markdown(FILE *f, const char *section, const struct param_def *defs)
 {
-    char def[64], range[256], erange[512], ehelp[1024];
+    char def[PARAM_TEXT_MAX], range[256], erange[512], ehelp[1024];
     fprintf(f, "\n### `%s`\n\n| key | type | unit | default | range | meaning and source |\n"
                "|---|---|---|---|---|---|\n", section);
     for (const struct param_def *d = defs; d->name; d++) {

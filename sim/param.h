@@ -24,9 +24,14 @@ enum param_type {
     PARAM_BOOL,   /* bool */
     PARAM_STRING, /* char[PARAM_STR_MAX] */
     PARAM_ENUM,   /* int index into choices */
+    PARAM_TEXT,   /* char[PARAM_TEXT_MAX]: a long string (an options string such as bluestore_rocksdb_options) */
 };
 
 #define PARAM_STR_MAX 64
+#define PARAM_TEXT_MAX 1024
+
+/* The size of a STRING or TEXT parameter's field. */
+#define PARAM_CHARS(type) ((type) == PARAM_TEXT ? PARAM_TEXT_MAX : PARAM_STR_MAX)
 
 struct param_def {
     const char *name;            /* JSON key */

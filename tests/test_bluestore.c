@@ -232,7 +232,8 @@ static void test_deferred_writes_bound_by_device(void **state)
  * ceph.rocksdb_build_type None (download.ceph.com's Debian/Ubuntu packages
  * before 16.2.15 / 17.2.8 / 18.2.4): RocksDB's code runs 3x longer.  At QD=1
  * a kv_sync cycle submits one txc, so RocksDB's submit_latency per txc is
- * (kv_sync_us 12 + kv_submit_us 10) at the clock the thread runs at: 3x it
+ * its share of the cycle's submit CPU (kv_submit_us 10 + its keys' memtable
+ * inserts; the cycle's kv_sync_us is no txc's) at the clock the thread runs at: 3x it
  * unoptimised (the same stream of lognormal draws: the ratio is 3 up to the
  * clock's and the batches' small differences), and the WAL's device time
  * (kv_commit_lat) is unchanged.
@@ -247,6 +248,126 @@ static void test_rocksdb_build_type(void **state)
         fail_msg("submit_latency %.2f us unoptimised vs %.2f us: ratio %.3f, expected 3", slow.rocksdb_submit_mean_us,
                  opt.rocksdb_submit_mean_us, ratio);
     assert_true(fabs(slow.kv_commit_mean_us - opt.kv_commit_mean_us) < 0.6);
+}
+
+/*
+ * The skiplist levels a memtable insert pays for, averaged over a memtable
+ * filling from empty to W: against a numerical integral of max(0, log2(x/C))
+ * over [0, W] (midpoint rule, 10^6 steps), and the closed form's own points:
+ * nothing at W <= C, 1 - 1/(2 ln 2) at W = 2C.
+ */
+static void test_memtable_insert_levels(void **state)
+{
+    const double c = 533625;
+    const double ws[] = {c / 2, c, 2 * c, 8 << 20, 16 << 20, 64 << 20, 256 << 20};
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        const int n = 1000000;
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            double x = (j + 0.5) * ws[i] / n;
+            sum += x > c ? log2(x / c) : 0;
+        }
+        double want = sum / n, got = memtable_insert_levels(ws[i], c);
+        if (fabs(got - want) > 1e-4)
+            fail_msg("W = %.0f: %.6f levels, the integral gives %.6f", ws[i], got, want);
+    }
+    assert_true(memtable_insert_levels(c, c) == 0);
+    assert_true(fabs(memtable_insert_levels(2 * c, c) - (1 - 0.5 / M_LN2)) < 1e-12);
+}
+
+/*
+ * bluestore_rocksdb_options as RocksDB reads it: the release defaults, a
+ * size with a suffix ("64MB" is 64 MiB: ParseUint64 stops at the suffix),
+ * any separator Ceph's get_str_map takes (, ; newline), and refusals that
+ * name the pair.
+ */
+static void test_rocksdb_options_parse(void **state)
+{
+    struct rocksdb_tuning t;
+    struct sim_err err = {0};
+    const struct {
+        const char *release;
+        uint64_t wbs;
+        bool ncb;
+    } rel[] = {{"12.2.8", 256u << 20, false}, {"16.2.14", 256u << 20, false}, {"17.2.1", 256u << 20, true},
+               {"18.2.0", 16u << 20, true},   {"19.2.1", 16u << 20, true}};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        struct ceph_options o;
+        struct release_traits rt;
+        ceph_options_defaults(&o);
+        assert_int_equal(release_parse(rel[i].release, &rt, &err), 0);
+        assert_int_equal(ceph_options_apply_release(&o, &rt, NULL, &err), 0);
+        if (o.rocksdb.write_buffer_size != rel[i].wbs || o.bluestore_allocation_from_file != rel[i].ncb)
+            fail_msg("%s: write_buffer_size %llu, from_file %d", rel[i].release,
+                     (unsigned long long)o.rocksdb.write_buffer_size, o.bluestore_allocation_from_file);
+    }
+    assert_int_equal(rocksdb_options_parse("write_buffer_size=64MB; max_background_compactions=31,\n flusher_threads=8",
+                                           &t, &err), 0);
+    assert_true(t.write_buffer_size == 64u << 20);
+    assert_int_equal(rocksdb_options_parse("write_buffer_size=268435456", &t, &err), 0);
+    assert_true(t.write_buffer_size == 256u << 20);
+    assert_int_equal(rocksdb_options_parse("", &t, &err), 0);
+    assert_true(t.write_buffer_size == 64u << 20); /* RocksDB's own default */
+    assert_int_equal(rocksdb_options_parse("write_buffer_size=8k", &t, &err), 0);
+    assert_true(t.write_buffer_size == 8192);
+    assert_true(rocksdb_options_parse("write_buffer_size=lots", &t, &err) < 0);
+    assert_non_null(strstr(err.msg, "write_buffer_size: 'lots'"));
+    assert_true(rocksdb_options_parse("compression=kNoCompression,write_buffer_size", &t, &err) < 0);
+    assert_non_null(strstr(err.msg, "'write_buffer_size' is not key=value"));
+    assert_true(rocksdb_options_parse("write_buffer_size=0", &t, &err) < 0);
+}
+
+/*
+ * The memtable inserts on kv_sync, at QD=1 (one txc per cycle: RocksDB's
+ * submit_latency is the txc's submit, kv_submit_us + keys x
+ * rocksdb_memtable_insert_us x levels, at the thread's clock, which cancels
+ * in a ratio; the cycle's kv_sync_us is no txc's).  By hand, with the cost
+ * table's 10 us, 0.1474 us per key-level and C = 533,625 B: Pacific's 256 MiB
+ * memtables (7.5347 levels) and 10 keys (8 + the freelist's 2: a 4 KiB write
+ * allocates) 21.11 us against 8 MiB (2.6295 levels) 13.88 us: x1.521;
+ * allocations in a file (bluestore_allocation_from_file, 17.2+) drop the
+ * freelist's 2 keys: 18.89 us, x1.118 from 256 MiB.
+ */
+static void test_memtable_inserts_on_kv_sync(void **state)
+{
+    struct totals dflt = run(NULL, 0);
+    struct totals small = run((const char *[]){"ceph.bluestore_rocksdb_options=write_buffer_size=8388608"}, 1);
+    struct totals ncb = run((const char *[]){"ceph.bluestore_allocation_from_file=true"}, 1);
+    double k = 0.1474, l256 = memtable_insert_levels(268435456, 533625), l8 = memtable_insert_levels(8388608, 533625);
+    double want_small = (10 + 10 * k * l256) / (10 + 10 * k * l8), want_ncb = (10 + 10 * k * l256) / (10 + 8 * k * l256);
+    double got_small = dflt.rocksdb_submit_mean_us / small.rocksdb_submit_mean_us;
+    double got_ncb = dflt.rocksdb_submit_mean_us / ncb.rocksdb_submit_mean_us;
+    if (fabs(got_small / want_small - 1) > 0.02 || fabs(got_ncb / want_ncb - 1) > 0.02)
+        fail_msg("submit_latency 256 MiB / 8 MiB %.4f (expected %.4f), / from_file %.4f (expected %.4f)", got_small,
+                 want_small, got_ncb, want_ncb);
+}
+
+/*
+ * The single kv_sync thread as the bottleneck (the deep-dive's case): with
+ * submits made dear (kv_submit_us 20, 2 us per key-level) and 64 writes in
+ * flight, each OSD commits 1 / (its per-txc submit CPU) txcs a second, the
+ * cycle's own costs (kv_sync_us, the WAL write and sync) spread over its
+ * batch (5 txcs on average, more on the busiest OSD, which bounds the
+ * clients).  So the clients' IOPS scale as the inverse of that cost: by hand
+ * 20 + 10 x 2 x 7.5347 = 170.7 us at 256 MiB, 20 + 10 x 2 x 2.6295 = 72.6 us at
+ * 8 MiB: x2.352 (the clock cancels), within 5 % (the per-cycle part).
+ */
+static void test_kv_sync_bound_by_memtable(void **state)
+{
+    const char *dear[3] = {"fio.iodepth=64", "cost.bluestore_kv_submit_us=20", "cost.rocksdb_memtable_insert_us=2"};
+    struct totals big = run(dear, 3);
+    const char *small_sets[4] = {dear[0], dear[1], dear[2], "ceph.bluestore_rocksdb_options=write_buffer_size=8388608"};
+    struct totals small = run(small_sets, 4);
+    double l256 = memtable_insert_levels(268435456, 533625), l8 = memtable_insert_levels(8388608, 533625);
+    double want = (20 + 10 * 2 * l256) / (20 + 10 * 2 * l8);
+    double got = small.write_iops / big.write_iops;
+    if (fabs(got / want - 1) > 0.05)
+        fail_msg("IOPS %.0f at 8 MiB against %.0f at 256 MiB: x%.3f, expected x%.3f", small.write_iops, big.write_iops,
+                 got, want);
+    /* and it is the kv_sync thread that bounds them: batches of many txcs */
+    double batch = (double)big.txcs / (double)big.kv_batches;
+    if (batch < 4)
+        fail_msg("%.1f txcs per kv_sync cycle, %.0f IOPS at 256 MiB, %.0f at 8 MiB", batch, big.write_iops, small.write_iops);
 }
 
 /* ---- the data cache ---- */
@@ -483,6 +604,10 @@ int main(void)
         cmocka_unit_test(test_deferred_throttle),
         cmocka_unit_test(test_deferred_writes_bound_by_device),
         cmocka_unit_test(test_rocksdb_build_type),
+        cmocka_unit_test(test_memtable_insert_levels),
+        cmocka_unit_test(test_rocksdb_options_parse),
+        cmocka_unit_test(test_memtable_inserts_on_kv_sync),
+        cmocka_unit_test(test_kv_sync_bound_by_memtable),
         cmocka_unit_test(test_cache_size),
         cmocka_unit_test(test_cache_lab_capacity),
         cmocka_unit_test(test_cache_hit_ratio),

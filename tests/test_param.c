@@ -162,7 +162,7 @@ static void test_param_bind_type_errors(void **state)
     expect_bind_error("[1, 2]", -EINVAL, FILE_ ": " PATH ": expected an object");
     char text[256];
     snprintf(text, sizeof text, "{\"device\": \"%064d\"}", 0); /* 64 characters: one too many */
-    expect_bind_error(text, -EINVAL, FILE_ ": " PATH ".device: string too long");
+    expect_bind_error(text, -EINVAL, FILE_ ": " PATH ".device: string too long (at most 63 characters)");
     /* 63 characters fit */
     struct osd_cfg c;
     struct sim_err err;

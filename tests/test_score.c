@@ -31,7 +31,7 @@ static void shipped_corpus_loads(void **state)
     struct sim_err err = {0};
     assert_int_equal(score_load(&c, CORPUS, &err), 0);
     assert_true(c.n_cases >= 20);
-    assert_true(c.n_unexpressed >= 10);
+    assert_true(c.n_unexpressed >= 9);
     for (int i = 0; i < c.n_cases; i++) {
         const struct score_case *k = &c.cases[i];
         const char *sets[SCORE_MAX_SETS];
@@ -161,13 +161,15 @@ static void ratio_case_runs(void **state)
     assert_int_equal(score_load(&c, CORPUS, &err), 0);
     int i = score_find(&c, "intel-cstate-ratio");
     assert_true(i >= 0);
-    const char *sets[] = {"sim.duration_s=0.3", "sim.warmup_s=0.05", "sim.replications=2"};
+    /* 3 replications: ~350 I/Os each, so two could give the same ratio of counts (a zero CI) */
+    const char *sets[] = {"sim.duration_s=0.3", "sim.warmup_s=0.05", "sim.replications=3"};
     struct score_result r;
     if (score_run_case(&c, i, sets, 3, &r, &err) < 0)
         fail_msg("%s", err.msg);
     assert_true(r.done);
     assert_true(r.predicted > 1.2);
-    assert_true(r.half > 0 && r.half < 0.2 * r.predicted);
+    if (!(r.half > 0 && r.half < 0.2 * r.predicted))
+        fail_msg("ratio %.3f +- %.3f", r.predicted, r.half);
     assert_float_equal(r.error, (r.predicted - c.cases[i].published) / c.cases[i].published, 1e-12);
     score_free(&c);
 }

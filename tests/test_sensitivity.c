@@ -323,6 +323,8 @@ static const struct {
     /* the job files' rbdname: the image answers to it by name */
     {"image.name", {"fio_test"}},
     {"ceph.release", {"18.2.4", "crimson", "17.2.7"}},
+    /* memtables of 8 MiB and of 1 GiB (the kv_sync thread's skiplist) */
+    {"ceph.bluestore_rocksdb_options", {"write_buffer_size=8388608", "write_buffer_size=1073741824"}},
     /* (given with --set: relative to the working directory) */
     {"cluster.crush_map", {"tests/data/crush/unequal.crush.json", "tests/data/crush/h10x6.crush.json"}},
 };
@@ -338,6 +340,10 @@ static const struct {
     {"ceph.client_notify_timeout", {"0.0005", "0.001"}},
     {"clients.volumes_per_client", {"2"}},
     {"sim.reduce_to_hosts", {"3"}},
+    /* a batch cut before the throttle's midpoint (12 txcs on the "deferred"
+       base) submits it: the x2 and /2 of 16 (8, 32) fall either side of what
+       a kv batch queues there */
+    {"ceph.bluestore_deferred_batch_ops_ssd", {"2", "4"}},
 };
 
 /* An identifier, checked by test_hwprofile instead: the seed CPU lists all
@@ -511,6 +517,7 @@ static void param_cands(const struct param_def *d, const void *obj, const char *
                 cand_add(c, d->choices[i]);
         break;
     case PARAM_STRING:
+    case PARAM_TEXT:
         for (size_t i = 0; i < sizeof string_values / sizeof string_values[0]; i++)
             if (!strcmp(string_values[i].path, path))
                 for (int k = 0; k < 3 && string_values[i].values[k]; k++)

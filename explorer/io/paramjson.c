@@ -74,7 +74,8 @@ void paramjson_write(const struct param_def *defs, const void *obj, cJSON *json)
         case PARAM_INT: cJSON_AddNumberToObject(json, d->name, (double)*(const int64_t *)p); break;
         case PARAM_DOUBLE: cJSON_AddNumberToObject(json, d->name, *(const double *)p); break;
         case PARAM_BOOL: cJSON_AddBoolToObject(json, d->name, *(const bool *)p); break;
-        case PARAM_STRING: cJSON_AddStringToObject(json, d->name, (const char *)p); break;
+        case PARAM_STRING:
+        case PARAM_TEXT: cJSON_AddStringToObject(json, d->name, (const char *)p); break;
         case PARAM_ENUM: cJSON_AddStringToObject(json, d->name, d->choices[*(const int *)p]); break;
         }
     }

@@ -13,6 +13,12 @@
  *  - ONE bstore_kv_sync thread swaps the whole kv_queue (a batch), flushes the
  *    device if data aios happened since the last flush, submits each txc,
  *    writes the RocksDB WAL (one IO for the batch) and syncs it (BlueFS fsync);
+ *    each submit inserts the txc's keys into the active memtable, a skiplist
+ *    whose insert walks more levels the larger it grows (write_buffer_size of
+ *    bluestore_rocksdb_options: 256 MiB until 17.2, 16 MiB from 18.2), and
+ *    until 17.2's bluestore_allocation_from_file an allocating txc carries
+ *    BitmapFreelistManager's keys too (ceph.io 2022 'RocksDB Tuning Deep-Dive':
+ *    the kv_sync thread's profile, cost.rocksdb_memtable_insert_us);
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
  *    each commit callback to the PG's shard (store_env.committed: osd_txc_committed);
  *  - deferred writes are written to their final place after the commit, in
@@ -118,6 +124,9 @@ struct bluestore {
     struct store_env env;
     struct data_cache cache;
     double rocksdb_cpu;             /* RocksDB's CPU per unit of the cost table: 1, or 3 unoptimised */
+    double memtable_key_us;         /* one key's memtable insert at this write_buffer_size (cost table units) */
+    double kv_keys, kv_freelist_keys; /* keys per txc; the freelist's, per allocating txc (0 with NCB) */
+    double batch_submit_us;         /* the batch's per-txc submit costs, summed (kv_submit) */
     struct nvme_dev *dev;
     struct cpu_pool aio, kv_sync, kv_final;
     struct cpu_pool rocksdb_bg;     /* RocksDB flush/compaction threads */
@@ -387,6 +396,19 @@ uint32_t bluestore_cache_shards(const struct ceph_options *o)
     return o->osd_num_cache_shards ? (uint32_t)o->osd_num_cache_shards : (uint32_t)o->osd_op_num_shards_ssd;
 }
 
+/*
+ * The skiplist levels a memtable insert walks beyond those that stay in
+ * cache (InlineSkipList::Insert, RecomputeSpliceLevels: log2 of the entries),
+ * averaged over the active memtable's life, filling at a steady rate from
+ * empty to write_buffer_size W before it is switched: the mean of
+ * max(0, log2(x / C)) for x uniform in [0, W] is log2(W/C) - (1 - C/W) / ln 2.
+ */
+double memtable_insert_levels(double write_buffer_size, double cached_bytes)
+{
+    double r = write_buffer_size / cached_bytes;
+    return r <= 1 ? 0 : log2(r) - (1 - 1 / r) / M_LN2;
+}
+
 static void *bluestore_create(const struct store_env *env)
 {
     struct bluestore *bs = sim_xcalloc(1, sizeof *bs);
@@ -402,11 +424,18 @@ static void *bluestore_create(const struct store_env *env)
     /* an unoptimised RocksDB (CMAKE_BUILD_TYPE None): its code ~3x slower, as
        its compactions were before and after the fix (ceph.io 2024) */
     bs->rocksdb_cpu = env->opt->rocksdb_build_type == ROCKSDB_BUILD_NONE ? 3.0 : 1.0;
+    const struct stage_costs *k = env->cost;
+    bs->memtable_key_us = k->rocksdb_memtable_insert_us *
+                          memtable_insert_levels((double)env->opt->rocksdb.write_buffer_size, k->rocksdb_memtable_cached_bytes);
+    bs->kv_keys = k->bluestore_kv_keys_per_txc;
+    bs->kv_freelist_keys = env->opt->bluestore_allocation_from_file ? 0 : k->bluestore_freelist_keys_per_txc;
     struct cpu_host *h = env->host;
     cpu_pool_init(&bs->aio, h, "bstore_aio", 1);
     cpu_pool_init(&bs->kv_sync, h, "bstore_kv_sync", 1);
     cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
-    /* bluestore_rocksdb_options max_background_compactions=2 (Pacific default) */
+    /* RocksDB's flush and compaction threads: 2 (max_background_compactions=2
+       of 15.2-17.2; 18.2's max_background_jobs=4 is not modelled: the work is
+       CPU per txc, not jobs whose parallelism the count would bound) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)env->opt->bluestore_throttle_bytes);
     bs->perf.throttle_bytes.max = (uint64_t)env->opt->bluestore_throttle_bytes;
@@ -663,6 +692,16 @@ static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
     nvme_submit(bs->dev, NVME_FLUSH, 0, kv_wake_synced, bs, arg);
 }
 
+/* One txc's RocksDBStore::submit_transaction on kv_sync: the write path plus
+   each key's memtable insert; an allocating txc (a data aio: copy-on-write)
+   also carries BitmapFreelistManager's allocate/release keys unless
+   allocations live in a file (bluestore_allocation_from_file, 17.2+). */
+static double txc_submit_us(const struct bluestore *bs, const struct store_txc *t)
+{
+    double keys = bs->kv_keys + (t->data_bytes ? bs->kv_freelist_keys : 0);
+    return bs->env.cost->bluestore_kv_submit_us + keys * bs->memtable_key_us;
+}
+
 static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
@@ -670,7 +709,7 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     /* each txc's RocksDBStore::submit_transaction: its share of the submit CPU just spent
        (kv_submit: kv_sync_us for the cycle plus kv_submit_us per txc) */
     const struct stage_costs *k = bs->env.cost;
-    double per_txc = k->bluestore_kv_submit_us, whole = k->bluestore_kv_sync_us + bs->batch_n * per_txc;
+    double whole = k->bluestore_kv_sync_us + bs->batch_submit_us;
     sim_time_t spent = sim_now(s) - bs->t_submit;
     for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         wal += (uint64_t)bs->env.cost->bluestore_wal_bytes_per_txc + t->deferred_bytes;
@@ -678,7 +717,7 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
         throttle_put(&bs->throttle, s, t->cost);
         released += t->cost;
         if (whole > 0)
-            lat_sum_add(&bs->perf.rocksdb_submit_latency, (uint64_t)((double)spent * per_txc / whole));
+            lat_sum_add(&bs->perf.rocksdb_submit_latency, (uint64_t)((double)spent * txc_submit_us(bs, t) / whole));
     }
     if (bs->batch) { /* one Throttle::put of the batch's costs */
         bs->perf.throttle_bytes.put++;
@@ -701,7 +740,10 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
 static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs, sim_time_t syscall_ns)
 {
     bs->t_submit = sim_now(s) + syscall_ns; /* the flush syscall first, then the submits */
-    double cost = (bs->env.cost->bluestore_kv_sync_us + bs->batch_n * bs->env.cost->bluestore_kv_submit_us) * bs->rocksdb_cpu;
+    bs->batch_submit_us = 0;
+    for (const struct store_txc *t = bs->batch; t; t = t->kv_next)
+        bs->batch_submit_us += txc_submit_us(bs, t);
+    double cost = (bs->env.cost->bluestore_kv_sync_us + bs->batch_submit_us) * bs->rocksdb_cpu;
     cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 

@@ -23,5 +23,8 @@ void bluestore_cache_size_init(struct bluestore_cache_size *z, const struct ceph
 double bluestore_cache_committed(const struct bluestore_cache_size *z, double held_bytes);
 /* The data cache's shards: osd_num_cache_shards, or the op shards (0, before 15.2). */
 uint32_t bluestore_cache_shards(const struct ceph_options *o);
+/* Skiplist levels past the cached ones a memtable insert walks, averaged over
+   a memtable filling from empty to write_buffer_size (bytes): see bluestore.c. */
+double memtable_insert_levels(double write_buffer_size, double cached_bytes);
 
 #endif

@@ -10,6 +10,8 @@
 #include "release_table.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,26 @@ static const char *const lock_rule_names[] = {"release", "excl_if_read", "excl_i
 #define I(name, lo, hi, d, unit, help) \
     {#name, PARAM_INT, OPT(name), lo, hi, d, NULL, NULL, unit, help}
 #define B(name, d, help) {#name, PARAM_BOOL, OPT(name), 0, 1, d, NULL, NULL, NULL, help}
+
+/* bluestore_rocksdb_options as each release ships it (src/common/options.cc,
+   global.yaml.in; 16.2.15: `ceph-conf -D` of Debian 12's packages; 18.2:
+   PR 51821 / reef backport PR 51900, merged before v18.2.0; 19.2: `ceph config
+   get osd bluestore_rocksdb_options` of 19.2.1, ceph.io 2025 'RocksDB LZ4').
+   12.2-15.2 differ from 16.2 only in keys the model does not read, and in
+   max_background_compactions=2 (ceph PR 29027, 2019; taken as 15.2+). */
+#define ROCKSDB_OPTIONS_12_2                                                                                 \
+    "compression=kNoCompression,max_write_buffer_number=4,min_write_buffer_number_to_merge=1,"            \
+    "recycle_log_file_num=4,write_buffer_size=268435456,writable_file_max_buffer_size=0,"                 \
+    "compaction_readahead_size=2097152"
+#define ROCKSDB_OPTIONS_15_2 ROCKSDB_OPTIONS_12_2 ",max_background_compactions=2"
+#define ROCKSDB_OPTIONS_16_2 ROCKSDB_OPTIONS_15_2 ",max_total_wal_size=1073741824"
+#define ROCKSDB_OPTIONS_18_2_TAIL                                                                            \
+    ",max_write_buffer_number=64,min_write_buffer_number_to_merge=6,compaction_style=kCompactionStyleLevel," \
+    "write_buffer_size=16777216,max_background_jobs=4,level0_file_num_compaction_trigger=8,"              \
+    "max_bytes_for_level_base=1073741824,max_bytes_for_level_multiplier=8,compaction_readahead_size=2MB," \
+    "max_total_wal_size=1073741824,writable_file_max_buffer_size=0"
+#define ROCKSDB_OPTIONS_18_2 "compression=kNoCompression" ROCKSDB_OPTIONS_18_2_TAIL
+#define ROCKSDB_OPTIONS_19_2 "compression=kLZ4Compression" ROCKSDB_OPTIONS_18_2_TAIL
 
 const struct param_def ceph_option_params[] = {
     I(osd_op_num_shards_ssd, 1, 128, 8, "count", "op shards per OSD (OSD::ShardedOpWQ); default 8"),
@@ -45,6 +67,17 @@ const struct param_def ceph_option_params[] = {
     I(bluestore_throttle_bytes, 0, 1LL << 40, 64LL << 20, "bytes", "txc bytes until KV commit (BlueStore::throttle); default 64 MiB"),
     I(bluestore_throttle_deferred_bytes, 0, 1LL << 40, 128LL << 20, "bytes", "deferred bytes until deferred IO done; default 128 MiB"),
     I(bluestore_throttle_cost_per_io_ssd, 0, 1 << 24, 4000, "bytes", "txc cost per IO (_txc_calc_cost); default 4000"),
+    {"bluestore_rocksdb_options", PARAM_TEXT, OPT(bluestore_rocksdb_options), 0, 0, 0, ROCKSDB_OPTIONS_16_2, NULL,
+     NULL,
+     "the RocksDB options string BlueStore opens its DB with (set by ceph.release: 4 x 256 MiB memtables, "
+     "min_write_buffer_number_to_merge 1 until 17.2; 64 x 16 MiB, merge 6, max_background_jobs 4 in 18.2 (PR 51900); "
+     "LZ4 compression in 19.2). Read by the model: write_buffer_size (the skiplist the kv_sync thread inserts every "
+     "key into: cost.rocksdb_memtable_insert_us); a malformed pair is refused. Not read: write amplification and "
+     "L0/L1 sizing (min_write_buffer_number_to_merge, level0_*, max_bytes_for_level_*: compaction is CPU per txc), "
+     "the background job count (flush and compaction CPU runs on 2 threads), compression"},
+    B(bluestore_allocation_from_file, 0, "allocations kept in a file written at shutdown, not in RocksDB (NCB, 17.2+: "
+      "true; absent, i.e. false, before): false puts BitmapFreelistManager's allocate/release keys in every allocating "
+      "txc (cost.bluestore_freelist_keys_per_txc) (set by ceph.release)"),
     B(bluestore_default_buffered_read, 1, "a read's data stays in the OSD's data cache (BlueStore::_do_read: bc.did_read); default true since 12.2"),
     B(bluestore_default_buffered_write, 0, "a write's data stays in the data cache; false (default since 12.2): the write drops the cached range (Buffer::FLAG_NOCACHE)"),
     B(bluestore_cache_autotune, 1, "the PriorityCache autotuner sizes the caches from osd_memory_target (12.2.9+, default true; absent, i.e. false, before 12.2.9)"),
@@ -145,14 +178,32 @@ const struct param_def stage_cost_params[] = {
     C(bluestore_prepare_us, 40, "BlueStore::queue_transactions: _txc_add_transaction, alloc, csum, encode onode, io_submit"),
     C(bluestore_read_us, 15, "BlueStore::read CPU"),
     C(bluestore_aio_us, 4, "bstore_aio: _txc_aio_finish/_txc_state_proc per txc"),
-    C(bluestore_kv_submit_us, 10, "kv_sync: submit_transaction per txc"),
+    C(bluestore_kv_submit_us, 10, "kv_sync: submit_transaction per txc, besides its keys' memtable inserts "
+      "(cost.rocksdb_memtable_insert_us): WriteBatch encode, WAL record append through BlueFS"),
     C(bluestore_kv_sync_us, 12, "kv_sync: RocksDB WAL write path per batch (excluding device time)"),
     C(bluestore_kv_final_us, 8, "kv_final: _txc_committed_kv + _txc_finish per txc"),
     {"bluestore_wal_bytes_per_txc", PARAM_DOUBLE, COST(bluestore_wal_bytes_per_txc), 0, 1e7, 2048,
      NULL, NULL, "bytes", "RocksDB WAL record per txc (onode, OI/SnapSet, pg log, freelist) [est]"},
     C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
-    C(rocksdb_background_us_per_txc, 90, "RocksDB memtable flush + compaction CPU per txc, on the background threads "
-      "(off the commit path; brings a replicated write to ~285 us of OSD CPU at high load, ceph.io 2022) [est]"),
+    C(rocksdb_background_us_per_txc, 79, "RocksDB memtable flush + compaction CPU per txc, on the background threads "
+      "(off the commit path; with kv_sync's share brings a replicated write to ~285 us of OSD CPU at high load, "
+      "ceph.io 2022; 90 until the memtable inserts were charged to kv_sync: 11 us, Pacific's default 10 keys at 256 MiB, "
+      "moved there) [est]"),
+    C(rocksdb_memtable_insert_us, 0.1474, "kv_sync: InlineSkipList::Insert + RecomputeSpliceLevels + KeyComparator "
+      "per key and per doubling of the active memtable past rocksdb_memtable_cached_bytes (an insert walks "
+      "log2(entries) levels; the top ones stay in cache), averaged over a memtable filling from empty to "
+      "write_buffer_size: 10 keys x 7.54 levels at 256 MiB = 11.1 us, x 5.54 at 64 MiB = 8.2 us per txc, the "
+      "deep-dive's wall-clock profile of bstore_kv_sync (29.3 % and 23.6 % of 37.9 / 34.6 us) [fit, ceph.io 2022 "
+      "'RocksDB Tuning Deep-Dive']"),
+    {"rocksdb_memtable_cached_bytes", PARAM_DOUBLE, COST(rocksdb_memtable_cached_bytes), 1, 1e12, 533625, NULL, NULL,
+     "bytes", "memtable size whose skiplist walk costs nothing extra (see rocksdb_memtable_insert_us) [fit]"},
+    {"bluestore_kv_keys_per_txc", PARAM_DOUBLE, COST(bluestore_kv_keys_per_txc), 0, 1000, 8, NULL, NULL, "count",
+     "RocksDB keys a write txc puts besides the freelist's: onode, extent-map shard, pg log entry, _fastinfo, "
+     "the trimmed entry, a dup entry added and one trimmed, per-pool statfs (BlueStore::_txc_write_nodes, "
+     "PGLog::write_log_and_missing, _txc_update_store_statfs) [counted]"},
+    {"bluestore_freelist_keys_per_txc", PARAM_DOUBLE, COST(bluestore_freelist_keys_per_txc), 0, 1000, 2, NULL, NULL,
+     "count", "BitmapFreelistManager merge keys of a txc that allocates (allocate + release of a 4 KiB "
+     "copy-on-write), only without ceph.bluestore_allocation_from_file [counted]"},
     C(thread_sleep_us, 0, "CPU a worker spends going back to sleep when its queue is empty (ShardedThreadPool / "
       "EventCenter wait: unlock, futex_wait or epoll_wait, schedule() out), after its last item and off that item's "
       "critical path: paid per sleep, so per op it falls with load (ceph.io 2023 'Is 10k IOPs achievable': "
@@ -171,6 +222,9 @@ const struct param_def stage_cost_params[] = {
 void ceph_options_defaults(struct ceph_options *o)
 {
     param_set_defaults(ceph_option_params, o);
+    struct sim_err err;
+    if (rocksdb_options_parse(o->bluestore_rocksdb_options, &o->rocksdb, &err) < 0)
+        sim_panic(__FILE__, __LINE__, "built-in bluestore_rocksdb_options: %s", err.msg); /* a build error */
 }
 
 void stage_costs_defaults(struct stage_costs *c)
@@ -302,6 +356,119 @@ static const struct {
     {16, 2, 0, "true", "0.45", "0.45", "0.04", "32"},
 };
 
+/* bluestore_rocksdb_options and bluestore_allocation_from_file, from this
+   release on (the strings' sources at ROCKSDB_OPTIONS_12_2; NCB came with
+   17.2.0, ceph PR 39871). */
+static const struct {
+    int major, minor, patch;
+    const char *rocksdb_options, *allocation_from_file;
+} release_rocksdb_rows[] = {
+    {12, 2, 0, ROCKSDB_OPTIONS_12_2, "false"}, {15, 2, 0, ROCKSDB_OPTIONS_15_2, "false"},
+    {16, 2, 0, ROCKSDB_OPTIONS_16_2, "false"}, {17, 2, 0, ROCKSDB_OPTIONS_16_2, "true"},
+    {18, 2, 0, ROCKSDB_OPTIONS_18_2, "true"},  {19, 2, 0, ROCKSDB_OPTIONS_19_2, "true"},
+};
+
+static int release_cmp(int ma, int mi, int pa, const struct release_traits *t)
+{
+    return ma != t->major ? ma - t->major : mi != t->minor ? mi - t->minor : pa - t->patch;
+}
+
+static int set_unless_given(struct ceph_options *o, const char *name, const char *value, const bool *given,
+                            struct sim_err *err)
+{
+    const struct param_def *d = param_find(ceph_option_params, name);
+    if (given && given[d - ceph_option_params])
+        return 0;
+    char path[96];
+    snprintf(path, sizeof path, "ceph.%s", d->name);
+    return param_set_text(d, o, value, "release defaults", path, err);
+}
+
+static int apply_release_rocksdb_defaults(struct ceph_options *o, const struct release_traits *t, const bool *given,
+                                          struct sim_err *err)
+{
+    int row = -1;
+    for (int i = 0; i < (int)(sizeof release_rocksdb_rows / sizeof release_rocksdb_rows[0]); i++)
+        if (release_cmp(release_rocksdb_rows[i].major, release_rocksdb_rows[i].minor, release_rocksdb_rows[i].patch,
+                        t) <= 0)
+            row = i;
+    if (row < 0)
+        return 0;
+    int rc = set_unless_given(o, "bluestore_rocksdb_options", release_rocksdb_rows[row].rocksdb_options, given, err);
+    if (rc == 0)
+        rc = set_unless_given(o, "bluestore_allocation_from_file", release_rocksdb_rows[row].allocation_from_file,
+                              given, err);
+    return rc;
+}
+
+/* RocksDB's ParseUint64: digits, then an optional k/m/g/t (any case; what
+   follows it, e.g. the B of "2MB", is not read). */
+static bool rocksdb_uint(const char *v, size_t n, uint64_t *out)
+{
+    uint64_t x = 0;
+    size_t i = 0;
+    for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
+        if (x > (UINT64_MAX - 9) / 10)
+            return false;
+        x = x * 10 + (uint64_t)(v[i] - '0');
+    }
+    if (i == 0)
+        return false;
+    if (i < n) {
+        int shift = 0;
+        switch (v[i] | 0x20) {
+        case 'k': shift = 10; break;
+        case 'm': shift = 20; break;
+        case 'g': shift = 30; break;
+        case 't': shift = 40; break;
+        default: return false;
+        }
+        if (x > (UINT64_MAX >> shift))
+            return false;
+        x <<= shift;
+    }
+    *out = x;
+    return true;
+}
+
+int rocksdb_options_parse(const char *text, struct rocksdb_tuning *t, struct sim_err *err)
+{
+    /* RocksDB's own defaults (options.h) for what the string leaves out */
+    *t = (struct rocksdb_tuning){.write_buffer_size = 64u << 20};
+    const char *p = text;
+    while (*p) {
+        /* RocksDBStore::ParseOptionsFromString: get_str_map(opt_str, ",\n;") */
+        size_t len = strcspn(p, ",;\n");
+        const char *k = p, *end = p + len;
+        while (k < end && (*k == ' ' || *k == '\t'))
+            k++;
+        if (k < end) {
+            const char *eq = memchr(k, '=', (size_t)(end - k));
+            if (!eq)
+                return sim_errf(err, -EINVAL, "ceph.bluestore_rocksdb_options: '%.*s' is not key=value", (int)(end - k),
+                                k);
+            const char *ke = eq, *v = eq + 1, *ve = end;
+            while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+                ke--;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+                ve--;
+            size_t kn = (size_t)(ke - k), vn = (size_t)(ve - v);
+            bool ok = true;
+#define KEY_IS(name) (kn == sizeof(name) - 1 && !memcmp(k, name, kn))
+            if (KEY_IS("write_buffer_size"))
+                ok = rocksdb_uint(v, vn, &t->write_buffer_size) && t->write_buffer_size > 0;
+#undef KEY_IS
+            if (!ok)
+                return sim_errf(err, -EINVAL, "ceph.bluestore_rocksdb_options: %.*s: '%.*s' is not a valid value",
+                                (int)kn, k, (int)vn, v);
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static int apply_release_cache_defaults(struct ceph_options *o, const struct release_traits *t, const bool *given,
                                         struct sim_err *err)
 {
@@ -339,6 +506,8 @@ int ceph_options_apply_release(struct ceph_options *o, const struct release_trai
                                struct sim_err *err)
 {
     int rc0 = apply_release_cache_defaults(o, t, given, err);
+    if (rc0 == 0)
+        rc0 = apply_release_rocksdb_defaults(o, t, given, err);
     if (rc0 < 0)
         return rc0;
     const struct release_defaults *r = release_defaults_for(t);
@@ -357,7 +526,8 @@ int ceph_options_apply_release(struct ceph_options *o, const struct release_trai
         if (rc < 0)
             return rc;
     }
-    return 0;
+    /* the options string, the release's or the user's, as the model reads it */
+    return rocksdb_options_parse(o->bluestore_rocksdb_options, &o->rocksdb, err);
 }
 
 enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t)

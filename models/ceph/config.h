@@ -33,6 +33,20 @@ enum rw_lock_rule {
     RW_LOCK_RULE_EXCL_IF_READ_DATA, /* post-fix (PR 45852): only may_read_data() -> RWEXCL */
 };
 
+/*
+ * What the model reads from bluestore_rocksdb_options, by RocksDB's own
+ * option names (RocksDBStore::ParseOptionsFromString hands the string to
+ * rocksdb::GetDBOptionsFromString / GetColumnFamilyOptionsFromString).
+ */
+struct rocksdb_tuning {
+    uint64_t write_buffer_size;         /* bytes per memtable; RocksDB's default 64 MiB */
+};
+
+/* Parse a bluestore_rocksdb_options string ("k=v,k=v"; sizes may end in
+   k/m/g/t, as RocksDB's ParseUint64 reads them) into t; a malformed pair or
+   value is refused naming it. */
+int rocksdb_options_parse(const char *text, struct rocksdb_tuning *t, struct sim_err *err);
+
 struct ceph_options {
     /* OSD threads and queues */
     int64_t osd_op_num_shards_ssd;
@@ -52,6 +66,9 @@ struct ceph_options {
     int64_t bluestore_throttle_bytes;
     int64_t bluestore_throttle_deferred_bytes;
     int64_t bluestore_throttle_cost_per_io_ssd;
+    char bluestore_rocksdb_options[PARAM_TEXT_MAX]; /* up to ~600 characters (the mailing lists' "alternate tuning": 564) */
+    struct rocksdb_tuning rocksdb;    /* bluestore_rocksdb_options parsed (ceph_options_defaults, _apply_release) */
+    bool bluestore_allocation_from_file; /* 17.2+: allocations not in RocksDB (NCB) */
     /* BlueStore's caches (BlueStore::MempoolThread, PriorityCache) and what reads/writes leave in them */
     bool bluestore_default_buffered_read, bluestore_default_buffered_write;
     bool bluestore_cache_autotune;
@@ -103,6 +120,9 @@ struct stage_costs {
     double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
         bluestore_deferred_us, rocksdb_background_us_per_txc;
+    /* RocksDB's memtable inserts on kv_sync, per key of a txc */
+    double rocksdb_memtable_insert_us, rocksdb_memtable_cached_bytes;
+    double bluestore_kv_keys_per_txc, bluestore_freelist_keys_per_txc;
     /* the operating system */
     double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
     double thread_sleep_us;
