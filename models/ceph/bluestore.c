@@ -425,8 +425,9 @@ static void *bluestore_create(const struct store_env *env)
        its compactions were before and after the fix (ceph.io 2024) */
     bs->rocksdb_cpu = env->opt->rocksdb_build_type == ROCKSDB_BUILD_NONE ? 3.0 : 1.0;
     const struct stage_costs *k = env->cost;
-    bs->memtable_key_us = k->rocksdb_memtable_insert_us *
-                          memtable_insert_levels((double)env->opt->rocksdb.write_buffer_size, k->rocksdb_memtable_cached_bytes);
+    double write_buffer_size = (double)env->opt->rocksdb.write_buffer_size;
+    bs->memtable_key_us =
+        k->rocksdb_memtable_insert_us * memtable_insert_levels(write_buffer_size, k->rocksdb_memtable_cached_bytes);
     bs->kv_keys = k->bluestore_kv_keys_per_txc;
     bs->kv_freelist_keys = env->opt->bluestore_allocation_from_file ? 0 : k->bluestore_freelist_keys_per_txc;
     struct cpu_host *h = env->host;

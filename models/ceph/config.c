@@ -31,7 +31,8 @@ static const char *const lock_rule_names[] = {"release", "excl_if_read", "excl_i
 /* bluestore_rocksdb_options as each release ships it (src/common/options.cc,
    global.yaml.in; 16.2.15: `ceph-conf -D` of Debian 12's packages; 18.2:
    PR 51821 / reef backport PR 51900, merged before v18.2.0; 19.2: `ceph config
-   get osd bluestore_rocksdb_options` of 19.2.1, ceph.io 2025 'RocksDB LZ4').
+   get osd bluestore_rocksdb_options` of 19.2.1 in the ceph.io post on Squid's
+   LZ4 default).
    12.2-15.2 differ from 16.2 only in keys the model does not read, and in
    max_background_compactions=2 (ceph PR 29027, 2019; taken as 15.2+). */
 #define ROCKSDB_OPTIONS_12_2                                                                                 \
@@ -357,8 +358,8 @@ static const struct {
 };
 
 /* bluestore_rocksdb_options and bluestore_allocation_from_file, from this
-   release on (the strings' sources at ROCKSDB_OPTIONS_12_2; NCB came with
-   17.2.0, ceph PR 39871). */
+   release on (the strings' sources at ROCKSDB_OPTIONS_12_2; NCB, allocations
+   out of RocksDB, came with 17.2.0: the deep-dive's 'Quincy Testing'). */
 static const struct {
     int major, minor, patch;
     const char *rocksdb_options, *allocation_from_file;
@@ -455,11 +456,10 @@ int rocksdb_options_parse(const char *text, struct rocksdb_tuning *t, struct sim
             while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
                 ve--;
             size_t kn = (size_t)(ke - k), vn = (size_t)(ve - v);
+            /* the one key the model reads; RocksDB checks the others' names */
             bool ok = true;
-#define KEY_IS(name) (kn == sizeof(name) - 1 && !memcmp(k, name, kn))
-            if (KEY_IS("write_buffer_size"))
+            if (kn == strlen("write_buffer_size") && !memcmp(k, "write_buffer_size", kn))
                 ok = rocksdb_uint(v, vn, &t->write_buffer_size) && t->write_buffer_size > 0;
-#undef KEY_IS
             if (!ok)
                 return sim_errf(err, -EINVAL, "ceph.bluestore_rocksdb_options: %.*s: '%.*s' is not a valid value",
                                 (int)kn, k, (int)vn, v);
