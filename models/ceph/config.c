@@ -473,13 +473,9 @@ static int apply_release_cache_defaults(struct ceph_options *o, const struct rel
                                         struct sim_err *err)
 {
     int row = -1;
-    for (int i = 0; i < (int)(sizeof release_cache_rows / sizeof release_cache_rows[0]); i++) {
-        const int a[3] = {release_cache_rows[i].major, release_cache_rows[i].minor, release_cache_rows[i].patch};
-        const int b[3] = {t->major, t->minor, t->patch};
-        int cmp = a[0] != b[0] ? a[0] - b[0] : a[1] != b[1] ? a[1] - b[1] : a[2] - b[2];
-        if (cmp <= 0)
+    for (int i = 0; i < (int)(sizeof release_cache_rows / sizeof release_cache_rows[0]); i++)
+        if (release_cmp(release_cache_rows[i].major, release_cache_rows[i].minor, release_cache_rows[i].patch, t) <= 0)
             row = i;
-    }
     if (row < 0)
         return 0;
     const struct {
@@ -490,12 +486,7 @@ static int apply_release_cache_defaults(struct ceph_options *o, const struct rel
                {"bluestore_cache_kv_onode_ratio", release_cache_rows[row].kv_onode},
                {"osd_num_cache_shards", release_cache_rows[row].shards}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
-        const struct param_def *d = param_find(ceph_option_params, set[i].name);
-        if (given && given[d - ceph_option_params])
-            continue;
-        char path[96];
-        snprintf(path, sizeof path, "ceph.%s", d->name);
-        int rc = param_set_text(d, o, set[i].value, "release cache defaults", path, err);
+        int rc = set_unless_given(o, set[i].name, set[i].value, given, err);
         if (rc < 0)
             return rc;
     }
