@@ -66,6 +66,14 @@ COMPANION = {
     # the reduction simulates at most the cluster's own hosts
     ("sim", "reduce_to_hosts", "1000"): ["cluster.hosts=1000"],
 }
+# the erasure-code profile's fields act on an erasure pool: run on a copy of
+# the lab scenario whose pool is one (size k + m, so not given); k + m <= 32
+# shards on enough OSDs
+EC_PARAMS = {("pool", "k"), ("pool", "m"), ("pool", "stripe_unit")}
+COMPANION.update({
+    ("pool", "k", "31"): ["pool.m=1", "cluster.osds_per_host=40"],
+    ("pool", "m", "30"): ["pool.k=2", "cluster.osds_per_host=40"],
+})
 # a cluster limit that needs a CPU profile big enough for it: the lab's
 # profile with these fields, named by cluster.cpu
 CPU_COMPANION = {
@@ -184,6 +192,11 @@ def profile_case(r, section, name, value, want_ok):
 def main():
     tmp = tempfile.mkdtemp(prefix="cephsim-limits-")
     r = Runner(tmp)
+    ec_base = os.path.join(tmp, "lab-ec.json")
+    scen = json.load(open(BASE))
+    scen["pool"] = {"type": "erasure", "k": 2, "m": 1, "pg_num": scen["pool"]["pg_num"]}
+    scen["clients"]["jobfile"] = os.path.join(ROOT, "scenarios", scen["clients"]["jobfile"])
+    json.dump(scen, open(ec_base, "w"))
     try:
         n_params = 0
         for section, name, kind, lo, hi in params():
@@ -201,7 +214,8 @@ def main():
                     profile_case(r, section, name, value, ok)
                 else:
                     r.cli(COMPANION.get((section, name, value), []) + ["%s.%s=%s" % (section, name, value)], ok,
-                          "%s.%s=%s" % (section, name, value), name, dry=(section, name) in DRY)
+                          "%s.%s=%s" % (section, name, value), name, dry=(section, name) in DRY,
+                          scenario=ec_base if (section, name) in EC_PARAMS else BASE)
         # fio's own ranges (fiojob.c): numjobs 1..4096 (REAL_MAX_JOBS), iodepth
         for opt, lo, hi in (("numjobs", 1, 4096), ("iodepth", 1, 65536)):
             for value, ok in ((lo, True), (hi, True), (lo - 1, False), (hi + 1, False)):

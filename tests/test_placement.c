@@ -320,6 +320,7 @@ static const struct x_case x_cases[] = {
     {"racks", 0, 3, "", {-1}, {0}},
     {"racks", 1, 2, "", {-1}, {0}},
     {"h100x10", 0, 3, "", {-1}, {0}},
+    {"h10x6ec", 1, 6, "", {-1}, {0}},
 };
 
 static void crushtool_mappings(void **state)
@@ -364,6 +365,7 @@ static const struct pg_case pg_cases[] = {
     {"racks", 1, NULL, {-1}, 0},
     {"racks", 2, NULL, {-1}, 0},
     {"h100x10", 1, NULL, {-1}, 4096},
+    {"h10x6ec", 1, NULL, {-1}, 0},
 };
 
 static void pg_case_setup(const struct pg_case *pc, struct placement_map *m,
@@ -643,6 +645,8 @@ static void builder_equals_monitor(void **state)
     const struct build_case cases[] = {
         {"h3x10", {.hosts = 3, .osds_per_host = 10, .weight_tib = seed_w, .domain = PLACEMENT_DOMAIN_HOST}, 1, 1},
         {"h10x6", {.hosts = 10, .osds_per_host = 6, .domain = PLACEMENT_DOMAIN_HOST}, 1, 0},
+        {"h10x6ec", {.hosts = 10, .osds_per_host = 6, .domain = PLACEMENT_DOMAIN_HOST, .ec_size = 6,
+                     .ec_rule_name = "ecpool"}, 2, 1},
         {"unequal", {.hosts = 4, .osds_per_host = 5, .weight_tib = unequal_w, .domain = PLACEMENT_DOMAIN_HOST}, 1, 1},
         {"classes", {.hosts = 4, .osds_per_host = 6, .weight_tib = class_w, .osd_class = classes,
                      .domain = PLACEMENT_DOMAIN_HOST, .rule_class = "ssd"}, 2, 1},

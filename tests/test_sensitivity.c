@@ -170,6 +170,9 @@ static const struct base bases[] = {
     {"six-hosts", "scenarios/qd1-latency.json",
      {SHORT, "cluster.hosts=6", "cluster.client_hosts=6", "fio.numjobs=6", "fio.iodepth=16",
       "clients.volumes_per_client=1"}},
+    /* an erasure-coded pool (k=2 m=2): stripe reads, shard writes, rollback */
+    {"ec", "tests/data/ec/qd4-ec22.json", {SHORT}},
+    {"ec-read", "tests/data/ec/qd4-ec22.json", {SHORT, "fio.rw=randread"}},
     /* two OSDs per NVMe, each with a set of 2 threads */
     {"pernvme", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=64", "cluster.osds_per_nvme=2", "cluster.osd_cpus=2"}},
@@ -213,6 +216,16 @@ static const struct {
     {"ceph.objecter_inflight_ops", {"objecter"}},
     {"ceph.objecter_inflight_op_bytes", {"objecter"}},
     {"ceph.crimson_seastar_smp", {"crimson"}},
+    /* the erasure-code profile and ECBackend's costs act on an erasure pool */
+    {"pool.type", {"ec"}},
+    {"pool.k", {"ec"}},
+    {"pool.m", {"ec"}},
+    {"pool.stripe_unit", {"ec", "ec-read"}},
+    {"cost.osd_ec_sub_read_us", {"ec", "ec-read"}},
+    {"cost.osd_ec_sub_read_reply_us", {"ec", "ec-read"}},
+    {"cost.osd_ec_encode_us_per_kib", {"ec"}},
+    {"cost.bluestore_ec_rollback_keys_per_txc", {"ec"}},
+    {"cost.bluestore_ec_rollback_us", {"ec"}},
     {"cost.osd_redispatch_us", {"clone-excl"}},
     {"cost.osd_error_us", {"clone-nomap"}},
     /* the scheduler's timeslice only matters when threads wait for a core */

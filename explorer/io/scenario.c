@@ -28,6 +28,7 @@
 static const char *const governor_names[] = {"default", "performance", "ondemand", "schedutil",
                                              "powersave", NULL};
 static const char *const failure_domain_names[] = {"host", "osd", NULL};
+static const char *const pool_type_names[] = {"replicated", "erasure", NULL};
 static const char *const osd_cpus_scope_names[] = {"osd", "nvme", NULL};
 static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
                                           "write_flag", "object_map_skip", NULL};
@@ -73,7 +74,22 @@ const struct param_def scenario_cluster_params[] = {
 };
 
 const struct param_def scenario_pool_params[] = {
-    {"size", PARAM_INT, PO(size), 1, 10, 3, NULL, NULL, "count", "replicas (osd_pool_default_size 3)"},
+    {"type", PARAM_ENUM, PO(type), 0, 0, 0, NULL, pool_type_names, NULL,
+     "`ceph osd pool create NAME replicated|erasure`: replicated (ReplicatedBackend) or erasure-coded (ECBackend, "
+     "RBD's --data-pool with allow_ec_overwrites: partial-stripe writes read the stripe first, reads read whole "
+     "stripes, as through Reef)"},
+    {"size", PARAM_INT, PO(size), 1, 10, 3, NULL, NULL, "count",
+     "replicas (osd_pool_default_size 3; the monitor takes 1-10); an erasure pool's size is k + m (given "
+     "otherwise: refused)"},
+    {"k", PARAM_INT, PO(k), 2, 31, 2, NULL, NULL, "count",
+     "erasure pools: data chunks of a stripe (the erasure-code-profile's k, at least 2 as ErasureCodeJerasure "
+     "parses it; osd_pool_default_erasure_code_profile's k=2); k + m <= 32"},
+    {"m", PARAM_INT, PO(m), 1, 30, 2, NULL, NULL, "count",
+     "erasure pools: coding chunks (the profile's m; the default profile's m=2 from 15.2, m=1 before: ceph PR "
+     "27656) (set by ceph.release)"},
+    {"stripe_unit", PARAM_INT, PO(stripe_unit), 512, 16777216, 4096, NULL, NULL, "bytes",
+     "erasure pools: bytes of one chunk of a stripe (osd_pool_erasure_code_stripe_unit 4096; the profile's "
+     "stripe_unit); a stripe is k of them"},
     {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count",
      PARAM_DESCRIPTIVE "osd_pool_default_min_size 2: no failures are simulated, so it never blocks I/O (checked <= size)"},
     {"pg_num", PARAM_INT, PO(pg_num), 1, 65536, 256, NULL, NULL, "count", "placement groups of the pool"},
@@ -900,13 +916,46 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                          "osds_per_host must be a multiple of osds_per_nvme", err);
         goto fail;
     }
+    const cJSON *po = cJSON_GetObjectItemCaseSensitive(sc->json, "pool");
+    static const char *const ec_only[] = {"k", "m", "stripe_unit"};
+    for (int i = 0; i < 3 && sc->pool.type == 0; i++) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "pool.%s", ec_only[i]);
+        if (cJSON_GetObjectItemCaseSensitive(po, ec_only[i]) || set_origin(opt, sets, n_sets)) {
+            rc = value_error(sc, -EINVAL, opt, sets, n_sets, "only an erasure pool has it (pool.type erasure)", err);
+            goto fail;
+        }
+    }
+    if (sc->pool.type == 1) {
+        /* osd_pool_default_erasure_code_profile: k=2 m=1 until ceph PR 27656
+           (15.2) made it k=2 m=2 */
+        if (!cJSON_GetObjectItemCaseSensitive(po, "m") && !set_origin("pool.m", sets, n_sets) && !sc->rel.crimson &&
+            sc->rel.major < 15)
+            sc->pool.m = 1;
+        /* an erasure pool has k + m shards: its size is not a choice */
+        bool size_given = cJSON_GetObjectItemCaseSensitive(po, "size") || set_origin("pool.size", sets, n_sets);
+        if (sc->pool.k + sc->pool.m > 32) {
+            rc = value_error(sc, -ERANGE, "pool.m", sets, n_sets, "k + m is more than 32 shards", err);
+            goto fail;
+        }
+        if (size_given && sc->pool.size != sc->pool.k + sc->pool.m) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "an erasure pool's size is k + m = %lld (drop pool.size, or give k and m)",
+                     (long long)(sc->pool.k + sc->pool.m));
+            rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
+            goto fail;
+        }
+        sc->pool.size = sc->pool.k + sc->pool.m;
+        if (!cJSON_GetObjectItemCaseSensitive(po, "min_size") && !set_origin("pool.min_size", sets, n_sets))
+            sc->pool.min_size = sc->pool.k + (sc->pool.m > 1 ? 1 : 0);
+    }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;
     uint64_t n_osds = sc->crush ? sc->n_osds : (uint64_t)(sc->cluster.hosts * sc->cluster.osds_per_host);
     if ((uint64_t)sc->pool.size > n_osds) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%lld replicas need at least %lld OSDs (the cluster has %llu)",
-                 (long long)sc->pool.size, (long long)sc->pool.size, (unsigned long long)n_osds);
+        snprintf(msg, sizeof msg, "%lld %s need at least %lld OSDs (the cluster has %llu)", (long long)sc->pool.size,
+                 sc->pool.type == 1 ? "shards" : "replicas", (long long)sc->pool.size, (unsigned long long)n_osds);
         rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
         goto fail;
     }
@@ -1118,6 +1167,10 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     scenario_net_params(&sc->nic, &sc->sw, sc->cost.tcp_loopback_us, &spec->net);
     spec->pool_size = (uint32_t)sc->pool.size;
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
+    spec->pool_erasure = sc->pool.type == 1;
+    spec->ec_k = (uint32_t)sc->pool.k;
+    spec->ec_m = (uint32_t)sc->pool.m;
+    spec->ec_stripe_unit = (uint32_t)sc->pool.stripe_unit;
     spec->pg_num = (uint32_t)sc->pool.pg_num;
     spec->failure_domain_host = sc->cluster.failure_domain == 0;
     spec->device_bytes = (uint64_t)llround(sc->nvme.capacity_gb * 1e9);

@@ -47,7 +47,9 @@ struct scenario_cluster {
 };
 
 struct scenario_pool {
+    int type;                       /* 0 replicated, 1 erasure */
     int64_t size, min_size, pg_num;
+    int64_t k, m, stripe_unit;      /* erasure: the erasure-code profile */
     int64_t id, crush_rule;         /* pg_pool_t id; crush_rule (-1: the map's rule 0) */
 };
 

@@ -699,7 +699,8 @@ static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
    allocations live in a file (bluestore_allocation_from_file, 17.2+). */
 static double txc_submit_us(const struct bluestore *bs, const struct store_txc *t)
 {
-    double keys = bs->kv_keys + (t->data_bytes ? bs->kv_freelist_keys : 0);
+    double keys = bs->kv_keys + (t->data_bytes ? bs->kv_freelist_keys : 0) +
+                  (t->rollback ? bs->env.cost->bluestore_ec_rollback_keys_per_txc : 0);
     return bs->env.cost->bluestore_kv_submit_us + keys * bs->memtable_key_us;
 }
 
@@ -947,7 +948,8 @@ static void bluestore_queue_transaction(void *store, struct cpu_thread *th, stru
     }
     bs->perf.bluestore_txc++;
     t->cost = (1 + aios) * (uint64_t)o->bluestore_throttle_cost_per_io_ssd + data_bytes;
-    double cost = bs->env.cost->bluestore_prepare_us + (t->deferred_bytes ? bs->env.cost->bluestore_deferred_us : 0);
+    double cost = bs->env.cost->bluestore_prepare_us + (t->deferred_bytes ? bs->env.cost->bluestore_deferred_us : 0) +
+                  (t->rollback ? bs->env.cost->bluestore_ec_rollback_us : 0);
     cpu_exec(th, stage(bs, cost), txc_prepared, t, (uint64_t)(uintptr_t)cont);
 }
 

@@ -131,7 +131,8 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
         bool by_host = sp->failure_domain_host && sp->hosts >= size;
         struct placement_build_spec bs = {.hosts = sp->hosts, .osds_per_host = sp->osds_per_host,
                                           .weight = weights,
-                                          .domain = by_host ? PLACEMENT_DOMAIN_HOST : PLACEMENT_DOMAIN_OSD};
+                                          .domain = by_host ? PLACEMENT_DOMAIN_HOST : PLACEMENT_DOMAIN_OSD,
+                                          .ec_size = sp->pool_erasure ? size : 0};
         rc = placement_build(&built, &bs, &rule, err);
         free(weights);
         if (rc < 0) {
@@ -144,6 +145,11 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
     placement_osds_init(&osds, (int32_t)c->n_osds);
     struct placement_pool pool;
     placement_pool_init(&pool, sp->pool_id ? sp->pool_id : 2, size, sp->pg_num, rule);
+    if (sp->pool_erasure) {
+        /* OSDMonitor::prepare_pool_size: min_size k + min(1, m - 1) */
+        pool.type = PLACEMENT_POOL_ERASURE;
+        pool.min_size = sp->ec_k + (sp->ec_m > 1 ? 1 : 0);
+    }
     int32_t *acting = sim_xcalloc((size_t)sp->pg_num * size, sizeof *acting);
     if ((rc = placement_pool_check(m, &pool, err)) == 0)
         rc = placement_map_pool(m, &osds, &pool, acting, NULL, err);

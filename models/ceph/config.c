@@ -176,6 +176,13 @@ const struct param_def stage_cost_params[] = {
     C(osd_error_us, 15, "record_write_error: log-only update for -ENOENT"),
     C(osd_do_repop_us, 20, "replica ReplicatedBackend::do_repop: decode txn + log"),
     C(osd_repop_commit_us, 10, "replica repop_commit: MOSDRepOpReply"),
+    C(osd_ec_sub_read_us, 10, "ECBackend::handle_sub_read on a shard, besides the BlueStore read: decode the "
+      "MOSDECSubOpRead, MOSDECSubOpReadReply with the chunk (do_repop's bookkeeping without a transaction) [est]"),
+    C(osd_ec_sub_read_reply_us, 8, "ECBackend::handle_sub_read_reply on the primary, per shard's reply: gather the "
+      "chunk into the read op (ReadOp::complete) [est, as do_repop_reply less the repop bookkeeping]"),
+    C(osd_ec_encode_us_per_kib, 0.25, "ECUtil::encode (ErasureCodeJerasure reed_sol_van / ISA-L) per KiB of stripe "
+      "data, with ECTransaction::generate_transactions' per-shard split: ~4 GB/s a core for RS k=4-8, m=2 with "
+      "SIMD [est]"),
     C(bluestore_prepare_us, 40, "BlueStore::queue_transactions: _txc_add_transaction, alloc, csum, encode onode, io_submit"),
     C(bluestore_read_us, 15, "BlueStore::read CPU"),
     C(bluestore_aio_us, 4, "bstore_aio: _txc_aio_finish/_txc_state_proc per txc"),
@@ -205,6 +212,14 @@ const struct param_def stage_cost_params[] = {
     {"bluestore_freelist_keys_per_txc", PARAM_DOUBLE, COST(bluestore_freelist_keys_per_txc), 0, 1000, 2, NULL, NULL,
      "count", "BitmapFreelistManager merge keys of a txc that allocates (allocate + release of a 4 KiB "
      "copy-on-write), only without ceph.bluestore_allocation_from_file [counted]"},
+    {"bluestore_ec_rollback_keys_per_txc", PARAM_DOUBLE, COST(bluestore_ec_rollback_keys_per_txc), 0, 1000, 4, NULL,
+     NULL, "count",
+     "RocksDB keys an erasure shard's overwrite adds for its rollback extent: the generation object's onode and the "
+     "shared blob _do_clone_range creates, and both again when a later entry rolls it forward and removes the "
+     "object (ECTransaction rollback_extents, BlueStore::_do_clone_range / _do_remove) [counted]"},
+    C(bluestore_ec_rollback_us, 10, "BlueStore CPU of an erasure shard's rollback extent, on the submitting thread: "
+      "_touch + _do_clone_range of the overwritten chunk into the generation object (its blob made shared), and "
+      "the _do_remove of the previous one when it is rolled forward [est]"),
     C(thread_sleep_us, 0, "CPU a worker spends going back to sleep when its queue is empty (ShardedThreadPool / "
       "EventCenter wait: unlock, futex_wait or epoll_wait, schedule() out), after its last item and off that item's "
       "critical path: paid per sleep, so per op it falls with load (ceph.io 2023 'Is 10k IOPs achievable': "

@@ -116,6 +116,8 @@ struct stage_costs {
         osd_reply_us, osd_redispatch_us, osd_error_us;
     /* OSD replica */
     double osd_do_repop_us, osd_repop_commit_us;
+    /* ECBackend (erasure pools) */
+    double osd_ec_sub_read_us, osd_ec_sub_read_reply_us, osd_ec_encode_us_per_kib;
     /* BlueStore */
     double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
@@ -123,6 +125,8 @@ struct stage_costs {
     /* RocksDB's memtable inserts on kv_sync, per key of a txc */
     double rocksdb_memtable_insert_us, rocksdb_memtable_cached_bytes;
     double bluestore_kv_keys_per_txc, bluestore_freelist_keys_per_txc;
+    /* an erasure shard's overwrite: its rollback extent's clone_range and later removal */
+    double bluestore_ec_rollback_keys_per_txc, bluestore_ec_rollback_us;
     /* the operating system */
     double thread_wake_us;    /* futex/eventfd wake + context switch of a sleeping thread, warm core */
     double thread_sleep_us;

@@ -91,6 +91,12 @@ void osd_op_done(struct osd_op *op)
     pool_put(&op->osd->c->op_pool, op);
 }
 
+void osd_op_free(struct osd_op *op)
+{
+    optrack_release(&op->track);
+    pool_put(&op->osd->c->op_pool, op);
+}
+
 struct cpu_pool *osd_op_shard(const struct osd_op *op)
 {
     return &op->osd->shards[op->pg->shard];
@@ -460,7 +466,7 @@ void osd_op_set_extent(struct osd_op *op, uint64_t off, uint64_t len)
 
 /* ---- primary: reads ---- */
 
-static void op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+void osd_op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct osd_op *op = obj;
     struct cluster *c = op_cluster(op);
@@ -487,10 +493,16 @@ static void op_read_executed(struct sim *s, struct cpu_thread *th, void *obj, ui
     if (op->rop->result == 0 && (op->rop->subops & SUBOP_READ)) {
         osd_op_set_extent(op, op->rop->off, op->rop->len);
         op->txc.cached_extent = op->rop->obj != &op->rop->img->header; /* data and object map */
-        op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, op_read_done);
+        op->osd->pgbackend->read(op, th);
     } else {
-        op_read_done(s, th, op, 0);
+        osd_op_read_done(s, th, op, 0);
     }
+}
+
+/* ReplicatedBackend::objects_read_sync: the primary's own store */
+void pgbackend_read_local(struct osd_op *op, struct cpu_thread *th)
+{
+    op->osd->store_ops->read(op->osd->store, th, &op->txc, op->rop->len, osd_op_read_done);
 }
 
 /* ---- primary: writes ---- */
@@ -506,6 +518,7 @@ static void op_write_prepared(struct sim *s, struct cpu_thread *th, void *obj, u
 {
     struct osd_op *op = obj;
     log_prepare_stats(op);
+    op->existed = op->obj->exists;
     op->obj->exists = true; /* write / copyup creates the object */
     /* new_repop: join the PG's in-order repop_queue */
     if (op->pg->repop_tail)
@@ -654,7 +667,7 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
        own, or its drive's when the sets are pinned per NVMe */
     struct cpu_host *h = c->osd_cpusets ? &c->osd_cpusets[c->spec.osd_cpus_per_nvme ? first : id] : &c->hosts[host];
     o->backend = osd_backend_for(&c->spec.rel);
-    o->pgbackend = &pgbackend_replicated; /* the one pool is replicated */
+    o->pgbackend = c->spec.pool_erasure ? &pgbackend_ec : &pgbackend_replicated;
     struct cpu_pool *before = cpu_host_last_pool(h);
     o->backend->init_threads(o, h, opt);
     /* at most n_pgs x (size - 1) peers, and no more than the other OSDs: a

@@ -24,7 +24,7 @@ struct osd;
 struct rados_op;
 struct obj_state;
 
-enum osd_op_kind { OSD_CLIENT_OP, OSD_REPOP };
+enum osd_op_kind { OSD_CLIENT_OP, OSD_REPOP, OSD_EC_SUBREAD };
 
 struct osd_op {
     struct osd_op *next;     /* repop_queue */
@@ -38,6 +38,11 @@ struct osd_op {
     uint32_t waiting_for_commit;
     bool committed, log_only, requeued, error;
     bool lock_granted;       /* crimson: the obc lock was handed over while queued */
+    bool existed;            /* a write: the object existed before it (an EC stripe to read first) */
+    bool ec_writes_issued;   /* EC: its shards' writes are out (they leave in PG order) */
+    uint32_t ec_reads_left;  /* EC: shard reads not yet back (MOSDECSubOpReadReply) */
+    uint32_t ec_chunk;       /* EC: bytes of each shard's part of the op's stripes */
+    uint64_t ec_addr;        /* EC: store address of that part on every shard */
     int cls_result;          /* the class method's result (cls_exec), 0 for other ops */
     uint32_t bytes;          /* message data bytes */
     enum osd_op_kind kind;   /* here: fills the hole after bytes */

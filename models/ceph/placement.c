@@ -1313,6 +1313,22 @@ static int builder_rule(struct placement_map *m, int32_t id, const char *name, i
     return placement_add_rule(m, id, name, PLACEMENT_POOL_REPLICATED, 1, 10, 3, steps, err);
 }
 
+/* CrushWrapper::add_simple_rule_at(mode "indep"), as `ceph osd pool create
+   NAME erasure` makes it through ErasureCode::create_rule: chooseleaf and
+   choose tries 5 and 100, min_size 3, max_size the profile's k + m. */
+static int builder_ec_rule(struct placement_map *m, int32_t id, const char *name, int32_t take,
+                           int32_t domain, uint32_t size, struct sim_err *err)
+{
+    struct placement_step steps[5] = {
+        {PLACEMENT_OP_SET_CHOOSELEAF_TRIES, 5, 0},
+        {PLACEMENT_OP_SET_CHOOSE_TRIES, 100, 0},
+        {PLACEMENT_OP_TAKE, take, 0},
+        {domain ? PLACEMENT_OP_CHOOSELEAF_INDEP : PLACEMENT_OP_CHOOSE_INDEP, 0, domain},
+        {PLACEMENT_OP_EMIT, 0, 0},
+    };
+    return placement_add_rule(m, id, name, PLACEMENT_POOL_ERASURE, 3, (int32_t)size, 5, steps, err);
+}
+
 int placement_build(struct placement_map *m, const struct placement_build_spec *spec,
                     int32_t *rule, struct sim_err *err)
 {
@@ -1388,6 +1404,12 @@ int placement_build(struct placement_map *m, const struct placement_build_spec *
             rc = builder_rule(m, 1, name, pair_find(&bd, root, cls), spec->domain, err);
             use_rule = 1;
         }
+    }
+    if (rc == 0 && spec->ec_size) {
+        rc = builder_ec_rule(m, use_rule + 1, spec->ec_rule_name ? spec->ec_rule_name : "erasure_rule",
+                             spec->rule_class ? m->rules[use_rule].steps[0].arg1 : root, spec->domain,
+                             spec->ec_size, err);
+        use_rule++;
     }
     if (rc == 0)
         rc = placement_map_finalize(m, err);

@@ -251,6 +251,9 @@ struct placement_build_spec {
     const char *const *osd_class;/* per OSD class name or NULL; NULL array: no classes */
     int32_t domain;              /* enum placement_domain of the rules */
     const char *rule_class;      /* also write a rule taking only this class, or NULL */
+    uint32_t ec_size;            /* > 0: also write an erasure rule (indep) for k + m = this, the
+                                    one *rule returns (taking rule_class's shadow root if set) */
+    const char *ec_rule_name;    /* its name (Ceph names it after the pool); NULL: "erasure_rule" */
 };
 
 /*

@@ -20,6 +20,7 @@
 #define REPOP_EXTRA_BYTES 900  /* MOSDRepOp: txn encoding, OI/SnapSet attrs, log entry [est] */
 
 static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
 static void replicated_submit(struct osd_op *op, struct cpu_thread *th);
 static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 static void reply_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op);
@@ -36,17 +37,41 @@ static void rep_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint6
 static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
 static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg);
-static void replicated_shard_committed(struct sim *s, struct cpu_thread *th, struct osd_op *rep);
 
-/* issue_repop: MOSDRepOp to each replica, then the local transaction. */
-static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+/* One MOSDRepOp (or ECBackend's MOSDECSubOpWrite) of op's write to peer: bytes
+   of data for the store extent (addr, len) on the peer's device. */
+void pgbackend_send_subwrite(struct osd_op *op, struct osd *peer, uint32_t bytes, uint64_t addr, uint64_t len,
+                             bool rollback)
 {
-    struct osd_op *op = obj;
     struct cluster *c = op_cluster(op);
     struct osd *o = op->osd;
-    const uint32_t *acting = cluster_acting(c, op->pg->pgid);
-    /* the data cache drops (or, buffered, keeps) what this write covers on
-       the primary, the only OSD that serves reads of it */
+    struct osd_op *rep = osd_op_new(peer, OSD_REPOP, op->pg->pgid);
+    rep->primary_op = op;
+    rep->obj = op->obj;
+    /* the same object bytes on the replica's device (where its deferred
+       write lands); its data cache serves no reads */
+    rep->txc.addr = addr;
+    rep->txc.len = len;
+    /* an erasure shard serves reads of its chunks: its writes drop them from its cache */
+    rep->txc.cache_shard = op->txc.cache_shard;
+    rep->txc.cached_extent = c->spec.pool_erasure && op->txc.cached_extent;
+    rep->txc.rollback = rollback && !op->log_only;
+    rep->log_only = op->log_only;
+    rep->bytes = op->log_only ? 0 : bytes;
+    rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
+                                     .object = op->track.object, .client = op->track.client,
+                                     .tid = op->track.tid, .pool = op->track.pool,
+                                     .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
+                                     .objno = op->track.objno, .epoch = peer->epoch,
+                                     .version = op->pg->version};
+    msgr_send_lossless(c, osd_worker(o, peer->id), osd_conn(o, peer->id), o->host, peer->host,
+                       rep->bytes + REPOP_EXTRA_BYTES, osd_repop_delivered, rep, 0);
+}
+
+/* The write's object extent on the primary: the cache drops (or, buffered,
+   keeps) what it covers on the primary, the only OSD that serves reads of it. */
+void pgbackend_set_write_extent(struct osd_op *op)
+{
     const struct rados_op *r = op->rop;
     if (!op->log_only && r->obj != &r->img->header && r->obj != &r->img->map_obj) {
         if (r->kind == RADOS_COPYUP) /* the parent's data from offset 0, and the write */
@@ -54,35 +79,57 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
         else
             osd_op_set_extent(op, r->off, r->len);
     }
-    for (uint32_t k = 1; k < c->spec.pool_size; k++) {
-        struct osd *peer = &c->osds[acting[k]];
-        struct osd_op *rep = osd_op_new(peer, OSD_REPOP, op->pg->pgid);
-        rep->primary_op = op;
-        rep->obj = op->obj;
-        /* the same object bytes on the replica's device (where its deferred
-           write lands); its data cache serves no reads */
-        rep->txc.addr = op->txc.addr;
-        rep->txc.len = op->txc.len;
-        rep->log_only = op->log_only;
-        rep->bytes = op->log_only ? 0 : op->bytes;
-        rep->track = (struct optrack_op){.kind = OPTRACK_OSD_REPOP, .subops = op->track.subops,
-                                         .object = op->track.object, .client = op->track.client,
-                                         .tid = op->track.tid, .pool = op->track.pool,
-                                         .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
-                                         .objno = op->track.objno, .epoch = peer->epoch,
-                                         .version = op->pg->version};
-        msgr_send_lossless(c, osd_worker(o, peer->id), osd_conn(o, peer->id), o->host, peer->host,
-                           rep->bytes + REPOP_EXTRA_BYTES, osd_repop_delivered, rep, 0);
-    }
+}
+
+/* The PG's subops event once its writes are on their way ("waiting for
+   subops from 1,2"), then the local transaction. */
+void pgbackend_local_write(struct osd_op *op, struct cpu_thread *th, uint32_t bytes, cpu_item_fn submitted)
+{
+    struct cluster *c = op_cluster(op);
+    struct sim *s = op_sim(op);
     if (c->spec.pool_size > 1) { /* mark_sub_op_sent only when there are replicas */
         op->track.own_name = cluster_subops_event(c, op->pg->pgid);
         osd_track_commit_path(op, OPTRACK_EV_OWN);
     }
     op->t_subops = sim_now(s);
     op->rop->t_subops = op->t_subops;
-    o->store_ops->queue_transaction(o->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : op->bytes,
-                                    osd_op_local_submitted);
+    op->osd->store_ops->queue_transaction(op->osd->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : bytes,
+                                          submitted);
 }
+
+/* issue_repop: MOSDRepOp to each of the first n shards but the primary, then
+   the local transaction. */
+void pgbackend_replicate(struct osd_op *op, struct cpu_thread *th, uint32_t n)
+{
+    struct cluster *c = op_cluster(op);
+    const uint32_t *acting = cluster_acting(c, op->pg->pgid);
+    pgbackend_set_write_extent(op);
+    for (uint32_t k = 1; k < n; k++)
+        pgbackend_send_subwrite(op, &c->osds[acting[k]], op->bytes, op->txc.addr, op->txc.len, false);
+    pgbackend_local_write(op, th, op->bytes, osd_op_local_submitted);
+}
+
+static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    pgbackend_replicate(obj, th, op_cluster(obj)->spec.pool_size);
+}
+
+static void replicated_submit(struct osd_op *op, struct cpu_thread *th);
+static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void reply_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op);
+static void reply_locked_ev(struct sim *s, void *th, uint64_t op);
+static void reply_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void reply_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void osd_repop_reply_delivered(struct sim *s, void *obj, uint64_t replica);
+static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep);
+static void rep_locked_ev(struct sim *s, void *th, uint64_t rep);
+static void rep_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg);
 
 static void replicated_submit(struct osd_op *op, struct cpu_thread *th)
 {
@@ -241,7 +288,7 @@ static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg)
 }
 
 /* C_OSD_RepModifyCommit on the replica's shard thread 0 */
-static void replicated_shard_committed(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
+void pgbackend_replica_committed(struct sim *s, struct cpu_thread *th, struct osd_op *rep)
 {
     struct cluster *c = op_cluster(rep);
     cpu_exec(th, stage_cost(c, c->spec.cost.osd_repop_commit_us), rep_committed, rep, 0);
@@ -250,5 +297,6 @@ static void replicated_shard_committed(struct sim *s, struct cpu_thread *th, str
 const struct pgbackend_ops pgbackend_replicated = {
     .name = "replicated",
     .submit = replicated_submit,
-    .shard_committed = replicated_shard_committed,
+    .read = pgbackend_read_local,
+    .shard_committed = pgbackend_replica_committed,
 };

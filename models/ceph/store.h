@@ -46,6 +46,10 @@ struct store_txc {
     bool cached_extent;         /* addr names a data extent the data cache may hold (a primary's
                                    read or write of an image object) */
     bool io_done;
+    /* an erasure shard's overwrite: ECTransaction's rollback extent, a clone_range of the
+       overwritten chunk into the log entry's generation object (and that object's removal
+       when a later entry rolls it forward) */
+    bool rollback;
     sim_time_t t_start, t_state;
 };
 

@@ -17,7 +17,7 @@
 # (crush_ln_tables.txt) for test_placement's table check.
 #
 #   tests/data/crush/generate.sh            rewrite everything here
-#   tests/data/crush/generate.sh h10x6 ln   only these maps (h3x10 h10x6 unequal
+#   tests/data/crush/generate.sh h10x6 ln   only these maps (h3x10 h10x6 h10x6ec unequal
 #                                           classes osddomain racks h100x10 ln)
 set -euo pipefail
 want() { [ $# -ge 1 ] && [ -z "${only:-}" ] && return 0; case " $only " in *" $1 "*) return 0;; esac; return 1; }
@@ -129,6 +129,19 @@ save h10x6
 xmap h10x6 0 3
 XTAG=.reweight xmap h10x6 0 3 --weight 5 0.5 --weight 11 0 --weight 40 0.25
 pgmap h10x6 1 --mark-out 23
+fi
+
+if want h10x6ec; then
+# --- h10x6ec: h10x6's hosts with an erasure-coded pool (profile k=4 m=2,
+#     crush-failure-domain host): the rule `ceph osd pool create NAME erasure`
+#     makes (ErasureCode::create_rule: indep) and its positional acting sets
+start_mon
+for o in $(seq 0 59); do boot_osd "$o" 1.0 - root=default "host=host$((o / 6))"; done
+C osd erasure-code-profile set ec42 k=4 m=2 crush-failure-domain=host >/dev/null 2>&1
+C osd pool create ecpool 256 256 erasure ec42 >/dev/null 2>&1
+save h10x6ec
+xmap h10x6ec 1 6
+pgmap h10x6ec 1
 fi
 
 if want unequal; then
