@@ -58,6 +58,12 @@ struct pgbackend_ops {
     void (*submit)(struct osd_op *op, struct cpu_thread *th);
     /* a non-primary shard's op committed locally (its PG lock held on th) */
     void (*shard_committed)(struct sim *s, struct cpu_thread *th, struct osd_op *rep);
+    /* optional: a client write committed everywhere (eval_repop, op still in
+       the repop queue); a new op of the backend's own to submit on the same
+       thread, or NULL */
+    struct osd_op *(*write_finished)(struct osd_op *op);
+    /* its shards' writes count subop / subop_w on the shard */
+    bool counts_subops;
 };
 extern const struct pgbackend_ops pgbackend_replicated, pgbackend_ec;
 

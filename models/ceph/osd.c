@@ -552,6 +552,13 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct cluster *c = op_cluster(op);
     struct osd *o = op->osd;
     struct pg_local *pg = op->pg;
+    struct osd_op *next = NULL;
+    if (op->kind == OSD_EC_ROLLFORWARD) { /* no client to answer, never in the repop queue */
+        osd_op_free(op);
+        mutexq_release(&pg->lock, s);
+        cpu_thread_release(th);
+        return;
+    }
     /* the error path replies without log_op_stats or mark_commit_sent */
     if (!op->error)
         log_op_stats(op);
@@ -568,6 +575,8 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     if (op->error) {
         osd_op_done(op); /* never joined repop_queue; its lock is already released */
     } else {
+        if (o->pgbackend->write_finished)
+            next = o->pgbackend->write_finished(op);
         while (pg->repop_head && pg->repop_head->committed) {
             struct osd_op *h = pg->repop_head;
             pg->repop_head = h->next;
@@ -577,6 +586,10 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
             o->perf.op_wip--;
             osd_op_done(h);
         }
+    }
+    if (next) { /* th and the PG lock go on to the backend's op */
+        o->pgbackend->submit(next, th);
+        return;
     }
     mutexq_release(&pg->lock, s);
     cpu_thread_release(th);

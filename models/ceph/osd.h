@@ -24,7 +24,9 @@ struct osd;
 struct rados_op;
 struct obj_state;
 
-enum osd_op_kind { OSD_CLIENT_OP, OSD_REPOP, OSD_EC_SUBREAD };
+/* OSD_EC_ROLLFORWARD: ECBackend's own log-only transaction (try_finish_rmw's
+   dummy op), with no client op behind it */
+enum osd_op_kind { OSD_CLIENT_OP, OSD_REPOP, OSD_EC_SUBREAD, OSD_EC_ROLLFORWARD };
 
 struct osd_op {
     struct osd_op *next;     /* repop_queue */

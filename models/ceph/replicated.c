@@ -92,7 +92,8 @@ void pgbackend_local_write(struct osd_op *op, struct cpu_thread *th, uint32_t by
         osd_track_commit_path(op, OPTRACK_EV_OWN);
     }
     op->t_subops = sim_now(s);
-    op->rop->t_subops = op->t_subops;
+    if (op->rop)
+        op->rop->t_subops = op->t_subops;
     op->osd->store_ops->queue_transaction(op->osd->store, th, &op->txc, &op->pg->seq, op->log_only ? 0 : bytes,
                                           submitted);
 }
@@ -114,22 +115,6 @@ static void op_repops_issued(struct sim *s, struct cpu_thread *th, void *obj, ui
     pgbackend_replicate(obj, th, op_cluster(obj)->spec.pool_size);
 }
 
-static void replicated_submit(struct osd_op *op, struct cpu_thread *th);
-static void reply_handled(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void reply_locked(struct sim *s, struct cpu_thread *th, struct osd_op *op);
-static void reply_locked_ev(struct sim *s, void *th, uint64_t op);
-static void reply_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void reply_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void osd_repop_reply_delivered(struct sim *s, void *obj, uint64_t replica);
-static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void rep_prepared(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void rep_locked(struct sim *s, struct cpu_thread *th, struct osd_op *rep);
-static void rep_locked_ev(struct sim *s, void *th, uint64_t rep);
-static void rep_shard_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void rep_rx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void rep_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
-static void osd_repop_delivered(struct sim *s, void *obj, uint64_t arg);
 
 static void replicated_submit(struct osd_op *op, struct cpu_thread *th)
 {
@@ -209,7 +194,9 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
     msgr_send_lossless(c, osd_worker(o, primary->osd->id), osd_conn(o, primary->osd->id), o->host,
                        primary->osd->host, REPLY_BYTES, osd_repop_reply_delivered, primary, o->id);
-    if (!rep->log_only) { /* a log-only update (MOSDPGUpdateLogMissing) is no subop */
+    /* a log-only update (MOSDPGUpdateLogMissing) is no subop, and the
+       backend says whether its shard writes are (counts_subops) */
+    if (!rep->log_only && o->pgbackend->counts_subops) {
         sim_time_t lat = sim_now(s) - rep->t_recv;
         o->perf.subop++;
         o->perf.subop_in_bytes += rep->bytes;
@@ -299,4 +286,5 @@ const struct pgbackend_ops pgbackend_replicated = {
     .submit = replicated_submit,
     .read = pgbackend_read_local,
     .shard_committed = pgbackend_replica_committed,
+    .counts_subops = true, /* ReplicatedBackend::do_repop's l_osd_subop, l_osd_subop_w */
 };
