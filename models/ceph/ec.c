@@ -26,8 +26,8 @@
  *    and _do_remove, costed on the shard's transaction
  *    (cost.bluestore_ec_rollback_us, bluestore_ec_rollback_keys_per_txc).
  *    When a PG's pipeline drains, the primary sends every shard a log-only
-    transaction to roll the log forward (try_finish_rmw's dummy op).
-    Not modelled: the extent cache (ECExtentCache, which serves a stripe
+ *    transaction to roll the log forward (try_finish_rmw's dummy op).
+ *    Not modelled: the extent cache (ECExtentCache, which serves a stripe
  *    read from an in-flight write of the same stripe: rare for random I/O
  *    over large images), and Tentacle's partial writes and reads.
  *  - read: objects_read_async reads whole stripes (offset_len_to_stripe_bounds):
