@@ -918,7 +918,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     }
     const cJSON *po = cJSON_GetObjectItemCaseSensitive(sc->json, "pool");
     static const char *const ec_only[] = {"k", "m", "stripe_unit"};
-    for (int i = 0; i < 3 && sc->pool.type == 0; i++) {
+    for (int i = 0; i < 3 && sc->pool.type == SCENARIO_POOL_REPLICATED; i++) {
         char opt[32];
         snprintf(opt, sizeof opt, "pool.%s", ec_only[i]);
         if (cJSON_GetObjectItemCaseSensitive(po, ec_only[i]) || set_origin(opt, sets, n_sets)) {
@@ -926,7 +926,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
             goto fail;
         }
     }
-    if (sc->pool.type == 1) {
+    if (sc->pool.type == SCENARIO_POOL_ERASURE) {
         /* osd_pool_default_erasure_code_profile: k=2 m=1 until ceph PR 27656
            (15.2) made it k=2 m=2 */
         if (!cJSON_GetObjectItemCaseSensitive(po, "m") && !set_origin("pool.m", sets, n_sets) && !sc->rel.crimson &&
@@ -947,7 +947,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         }
         sc->pool.size = sc->pool.k + sc->pool.m;
         if (!cJSON_GetObjectItemCaseSensitive(po, "min_size") && !set_origin("pool.min_size", sets, n_sets))
-            sc->pool.min_size = sc->pool.k + (sc->pool.m > 1 ? 1 : 0);
+            sc->pool.min_size = sc->pool.k + (sc->pool.m > 1 ? 1 : 0); /* OSDMonitor::prepare_pool_size */
     }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;
@@ -955,7 +955,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     if ((uint64_t)sc->pool.size > n_osds) {
         char msg[160];
         snprintf(msg, sizeof msg, "%lld %s need at least %lld OSDs (the cluster has %llu)", (long long)sc->pool.size,
-                 sc->pool.type == 1 ? "shards" : "replicas", (long long)sc->pool.size, (unsigned long long)n_osds);
+                 sc->pool.type == SCENARIO_POOL_ERASURE ? "shards" : "replicas", (long long)sc->pool.size, (unsigned long long)n_osds);
         rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
         goto fail;
     }
@@ -1167,7 +1167,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     scenario_net_params(&sc->nic, &sc->sw, sc->cost.tcp_loopback_us, &spec->net);
     spec->pool_size = (uint32_t)sc->pool.size;
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
-    spec->pool_erasure = sc->pool.type == 1;
+    spec->pool_erasure = sc->pool.type == SCENARIO_POOL_ERASURE;
     spec->ec_k = (uint32_t)sc->pool.k;
     spec->ec_m = (uint32_t)sc->pool.m;
     spec->ec_stripe_unit = (uint32_t)sc->pool.stripe_unit;

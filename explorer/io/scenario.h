@@ -46,8 +46,11 @@ struct scenario_cluster {
     char crush_map[PARAM_STR_MAX];  /* `ceph osd crush dump --format json` of a real cluster, or "" */
 };
 
+/* `ceph osd pool create NAME replicated|erasure` */
+enum scenario_pool_type { SCENARIO_POOL_REPLICATED, SCENARIO_POOL_ERASURE };
+
 struct scenario_pool {
-    int type;                       /* 0 replicated, 1 erasure */
+    int type;                       /* enum scenario_pool_type: an index in pool_type_names */
     int64_t size, min_size, pg_num;
     int64_t k, m, stripe_unit;      /* erasure: the erasure-code profile */
     int64_t id, crush_rule;         /* pg_pool_t id; crush_rule (-1: the map's rule 0) */

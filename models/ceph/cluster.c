@@ -146,9 +146,9 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
     struct placement_pool pool;
     placement_pool_init(&pool, sp->pool_id ? sp->pool_id : 2, size, sp->pg_num, rule);
     if (sp->pool_erasure) {
-        /* OSDMonitor::prepare_pool_size: min_size k + min(1, m - 1) */
+        /* the scenario's min_size: OSDMonitor::prepare_pool_size's k + min(1, m - 1) unless given */
         pool.type = PLACEMENT_POOL_ERASURE;
-        pool.min_size = sp->ec_k + (sp->ec_m > 1 ? 1 : 0);
+        pool.min_size = sp->pool_min_size;
     }
     int32_t *acting = sim_xcalloc((size_t)sp->pg_num * size, sizeof *acting);
     if ((rc = placement_pool_check(m, &pool, err)) == 0)

@@ -87,8 +87,7 @@ void osd_op_done(struct osd_op *op)
     osd_track(op, OPTRACK_EV_DONE);
     if (op->osd->c->spec.ceph.osd_enable_op_tracker && op->osd->c->measuring)
         optracker_finish(&op->osd->tracker, &op->track);
-    optrack_release(&op->track); /* nothing left to free if the history took it */
-    pool_put(&op->osd->c->op_pool, op);
+    osd_op_free(op); /* nothing left to free if the history took it */
 }
 
 void osd_op_free(struct osd_op *op)
