@@ -13,6 +13,8 @@
  *    queue depth as the real OSDs' does,
  *  - BlueStore's deferred-write batching against tests/data/lab6 (every 4 KiB
  *    write deferred: bluestore_prefer_deferred_size 64 KiB),
+ *  - erasure-coded pools: the roll-forward against tests/data/lab7 (k=2 m=1),
+ *    and what scales with k (2, 4, 6) against tests/data/lab8 (8 OSDs),
  * each group simulated once with its first repetition's workload and compared
  * with the mean of its repetitions.  The test fails when the mean |error| of
  * IOPS or of clat mean over a capture set leaves its band, or one group leaves
@@ -260,13 +262,14 @@ static struct deferred_counts model_run(const char *scenario, const char *rw)
     return d;
 }
 
-/* Summed over the capture's three OSDs: one osd or bluestore counter. */
-static double lab7_sum(const char *run, const char *section, const char *key)
+/* Summed over a capture's OSDs (osd.0 .. osd.(n-1)): one counter of a section of
+   their perf dumps (a latency's avgcount). */
+static double lab_perf_sum(const char *dir, int n_osds, const char *run, const char *section, const char *key)
 {
     double sum = 0;
-    for (int osd = 0; osd < 3; osd++) {
+    for (int osd = 0; osd < n_osds; osd++) {
         char path[256];
-        snprintf(path, sizeof path, "tests/data/lab7/captures/%s/osd.%d.perf.json", run, osd);
+        snprintf(path, sizeof path, "%s/%s/osd.%d.perf.json", dir, run, osd);
         cJSON *root = read_perf_dump(path);
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, section), key);
         if (cJSON_IsObject(v))
@@ -277,6 +280,11 @@ static double lab7_sum(const char *run, const char *section, const char *key)
         cJSON_Delete(root);
     }
     return sum;
+}
+
+static double lab7_sum(const char *run, const char *section, const char *key)
+{
+    return lab_perf_sum("tests/data/lab7/captures", 3, run, section, key);
 }
 
 /*
@@ -402,6 +410,190 @@ static void test_compare_no_captures(void **state)
     assert_non_null(strstr(err.msg, "no-such-dir"));
 }
 
+/* A capture run's fio IOPS in one direction (fio.json, the group's job). */
+static double fio_iops(const char *dir, const char *run, const char *ddir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/fio.json", dir, run);
+    cJSON *root = read_perf_dump(path);
+    const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "jobs"), 0);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(job, ddir), "iops");
+    if (!cJSON_IsNumber(v))
+        fail_msg("%s: jobs[0].%s.iops missing", path, ddir);
+    double iops = v->valuedouble;
+    cJSON_Delete(root);
+    return iops;
+}
+
+/* The messages a lab8 run's OSDs read per client I/O (msgr_recv_messages of their
+   AsyncMessenger workers), less what the idle cluster reads: 343 a second over
+   the 8 OSDs (heartbeats and the like: NOTES.md, measured after the captures). */
+static double lab8_msgs_per_io(const char *dir, const char *run, const char *ddir)
+{
+    double msgs = 0;
+    for (int w = 0; w < 3; w++) {
+        char worker[64];
+        snprintf(worker, sizeof worker, "AsyncMessenger::Worker-%d", w);
+        msgs += lab_perf_sum(dir, 8, run, worker, "msgr_recv_messages");
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/fio.json", dir, run);
+    cJSON *root = read_perf_dump(path);
+    const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "jobs"), 0);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(job, ddir);
+    const cJSON *ios = cJSON_GetObjectItemCaseSensitive(d, "total_ios");
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(d, "runtime");
+    if (!cJSON_IsNumber(ios) || !cJSON_IsNumber(ms) || ios->valuedouble <= 0)
+        fail_msg("%s: jobs[0].%s.total_ios / runtime missing", path, ddir);
+    double per_io = (msgs - 343.0 * ms->valuedouble / 1e3) / ios->valuedouble;
+    cJSON_Delete(root);
+    return per_io;
+}
+
+struct lab8_sim {
+    double iops, txcs_per_write, reads_per_read, msgs_per_io;
+};
+
+/* The model of a lab8 run: scenarios/lab5.json on 8 OSDs and 64 PGs, the pool of `kind`. */
+static struct lab8_sim lab8_model(int k, int m, const char *rw, const char *iodepth)
+{
+    char sk[32], sm[32], ssize[32], smin[32];
+    snprintf(sk, sizeof sk, "pool.k=%d", k);
+    snprintf(sm, sizeof sm, "pool.m=%d", m);
+    snprintf(ssize, sizeof ssize, "pool.size=%d", k ? k + m : 3);
+    snprintf(smin, sizeof smin, "pool.min_size=%d", k ? k + (m > 1 ? 1 : 0) : 2);
+    const char *sets[11] = {"cluster.osds_per_host=8", "pool.pg_num=64", rw, iodepth, "sim.duration_s=1",
+                            "sim.warmup_s=0.3", ssize, smin, "pool.type=erasure", sk, sm};
+    struct scenario sc;
+    struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, k ? 11 : 8, &sc);
+    double txcs = 0, op_w = 0, op_r = 0, reads = 0, msgs = 0;
+    for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
+        const struct msgr_worker_perf *wp;
+        uint32_t nw = cluster_osd_msgr_workers(c, i, &wp, NULL, 0);
+        for (uint32_t w = 0; w < nw; w++)
+            msgs += (double)wp[w].recv_messages;
+        txcs += (double)cluster_bluestore_perf(c, i)->bluestore_txc;
+        reads += (double)cluster_bluestore_perf(c, i)->read_lat.avgcount;
+        op_w += (double)cluster_osd_perf(c, i)->op_w.count;
+        op_r += (double)cluster_osd_perf(c, i)->op_r.count;
+    }
+    const struct job_result *jr = cluster_job_results(c);
+    bool write = strstr(rw, "write") != NULL;
+    struct lab8_sim r = {
+        .iops = (double)jr[0].dir[write ? FIO_DDIR_WRITE : FIO_DDIR_READ].total_ios / ((double)jr[0].runtime_ns / 1e9),
+        .txcs_per_write = op_w > 0 ? txcs / op_w : 0,
+        .reads_per_read = op_r > 0 ? reads / op_r : 0,
+    };
+    r.msgs_per_io = msgs / (double)jr[0].dir[write ? FIO_DDIR_WRITE : FIO_DDIR_READ].total_ios;
+    cluster_destroy(c);
+    scenario_free(&sc);
+    return r;
+}
+
+/*
+ * Messages the OSDs read per client I/O, counted by hand.  A read: the
+ * client's MOSDOp, then a MOSDECSubOpRead to each of the k - 1 other data
+ * shards and its reply (the primary's own shard goes through the loopback
+ * Connection, which msgr_recv_messages does not count); size 3: the MOSDOp
+ * alone.  A write at QD=1: the MOSDOp, the stripe's k - 1 remote reads and
+ * replies, then to each of the k + m - 1 remote shards its sub-write and
+ * reply and the roll-forward and its reply; size 3: the MOSDOp and two
+ * repops with their replies (5).
+ */
+static double lab8_read_msgs(int k) { return k ? 1 + 2.0 * (k - 1) : 1; }
+static double lab8_write_msgs(int k, int m) { return k ? 1 + 2.0 * (k - 1) + 4.0 * (k + m - 1) : 5; }
+
+/*
+ * Erasure-coded data pools of k = 2, 4 and 6 against size 3 on one real
+ * 8-OSD cluster (tests/data/lab8: 16.2.15, 2 vCPUs, 4 KiB random I/O, 2 runs of
+ * 15 s each), against the model on scenarios/lab5.json with 8 OSDs and the
+ * same pools.  What scales with k is checked as counted: the messages per
+ * I/O (above: real reads 1.0 / 3.0 / 7.0 / 11.0, writes at QD=1 5.0 / 11.1
+ * / 27.0 / 39.6 with the idle cluster's share removed), a read reads its
+ * whole stripe (BlueStore reads per client read = k, real 2.00 / 4.00 /
+ * 6.00) and a write at QD=1 makes 2 (k + m) transactions (k + m chunk
+ * writes, then the roll-forward on every shard: real 6.01 / 12.02 / 16.02);
+ * and the EC / size-3 IOPS ratio, which at QD=16 (every run CPU-bound on the
+ * 2 vCPUs) is the ratio of CPU per I/O: real reads 0.380 / 0.199 / 0.145,
+ * writes 0.551 / 0.285 / 0.200.  At QD=1 the model's EC penalty grows too
+ * slowly with k (README "Lab validation"): its band is wider.
+ */
+static void test_lab8_ec_k_scaling(void **state)
+{
+    const char *dir = "tests/data/lab8/captures";
+    const struct {
+        const char *kind;
+        int k, m;
+        double txcs_qd1;   /* real, both runs */
+    } pools[] = {{"noparent", 0, 0, 3.0}, {"ec21", 2, 1, 6.0}, {"ec42", 4, 2, 12.0}, {"ec62", 6, 2, 16.0}};
+    const struct {
+        const char *workload, *rw, *iodepth, *ddir;
+        double band;       /* on EC / size-3 IOPS, model over real */
+    } loads[] = {
+        {"randr-qd16", "fio.rw=randread", "fio.iodepth=16", "read", 0.25},
+        {"randw-qd16", "fio.rw=randwrite", "fio.iodepth=16", "write", 0.25},
+        {"randr-qd1", "fio.rw=randread", "fio.iodepth=1", "read", 0.70},
+        {"randw-qd1", "fio.rw=randwrite", "fio.iodepth=1", "write", 0.50},
+    };
+    for (size_t w = 0; w < sizeof loads / sizeof loads[0]; w++) {
+        double real_base = 0, sim_base = 0;
+        for (size_t p = 0; p < sizeof pools / sizeof pools[0]; p++) {
+            double real = 0;
+            for (int r = 1; r <= 2; r++) {
+                char run[128];
+                snprintf(run, sizeof run, "%s_%s_sched-none_r%d", pools[p].kind, loads[w].workload, r);
+                real += fio_iops(dir, run, loads[w].ddir) / 2;
+                if (w == 0 && pools[p].k) { /* whole stripes: k BlueStore reads per client read */
+                    double got = lab_perf_sum(dir, 8, run, "bluestore", "read_lat") /
+                                 lab_perf_sum(dir, 8, run, "osd", "op_r");
+                    assert_true(fabs(got - pools[p].k) < 0.05);
+                }
+                if (w == 0 || w == 3) { /* messages per I/O: as counted below */
+                    double got = lab8_msgs_per_io(dir, run, loads[w].ddir);
+                    double want = w == 0 ? lab8_read_msgs(pools[p].k) : lab8_write_msgs(pools[p].k, pools[p].m);
+                    if (fabs(got - want) > 0.1 * want + 0.1)
+                        fail_msg("%s: %.2f messages per I/O, counted %.1f", run, got, want);
+                }
+                if (w == 3) { /* 2 (k + m) transactions per write at QD=1 (size 3: 3) */
+                    double got = lab_perf_sum(dir, 8, run, "bluestore", "bluestore_txc") /
+                                 lab_perf_sum(dir, 8, run, "osd", "op_w");
+                    assert_true(fabs(got - pools[p].txcs_qd1) < 0.05);
+                }
+            }
+            struct lab8_sim sim = lab8_model(pools[p].k, pools[p].m, loads[w].rw, loads[w].iodepth);
+            if (w == 0 && pools[p].k && fabs(sim.reads_per_read - pools[p].k) > 0.05)
+                fail_msg("%s: %.3f BlueStore reads per client read, real %d", pools[p].kind, sim.reads_per_read,
+                         pools[p].k);
+            if (w == 0 || w == 3) {
+                double want = w == 0 ? lab8_read_msgs(pools[p].k) : lab8_write_msgs(pools[p].k, pools[p].m);
+                print_message("lab8 %s %s: messages read by the OSDs per I/O %.2f (counted %.0f)\n", pools[p].kind,
+                              loads[w].workload, sim.msgs_per_io, want);
+                if (fabs(sim.msgs_per_io - want) > 0.05 * want)
+                    fail_msg("%s %s: %.2f messages per I/O, counted %.0f", pools[p].kind, loads[w].workload,
+                             sim.msgs_per_io, want);
+            }
+            if (w == 3 && fabs(sim.txcs_per_write - pools[p].txcs_qd1) > 0.1)
+                fail_msg("%s: %.3f BlueStore txcs per write at QD=1, real %.2f", pools[p].kind, sim.txcs_per_write,
+                         pools[p].txcs_qd1);
+            if (!pools[p].k) {
+                real_base = real;
+                sim_base = sim.iops;
+                print_message("lab8 %s %s: IOPS real %.0f, simulated %.0f\n", pools[p].kind, loads[w].workload,
+                              real, sim.iops);
+                continue;
+            }
+            double real_ratio = real / real_base, sim_ratio = sim.iops / sim_base;
+            print_message("lab8 %s %s: IOPS real %.0f, simulated %.0f; over size 3 real %.3f, simulated %.3f "
+                          "(%+.1f %%)\n",
+                          pools[p].kind, loads[w].workload, real, sim.iops, real_ratio, sim_ratio,
+                          100 * (sim_ratio / real_ratio - 1));
+            if (fabs(sim_ratio / real_ratio - 1) > loads[w].band)
+                fail_msg("%s %s: EC / size 3 %.3f, real %.3f", pools[p].kind, loads[w].workload, sim_ratio,
+                         real_ratio);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_lab5_cpu_falls_with_depth),
         cmocka_unit_test(test_lab6_deferred_batching),
         cmocka_unit_test(test_lab7_ec_rollforward),
+        cmocka_unit_test(test_lab8_ec_k_scaling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,6 +222,7 @@ static const struct {
     {"pool.m", {"ec"}},
     {"pool.stripe_unit", {"ec", "ec-read"}},
     {"cost.osd_ec_sub_read_us", {"ec", "ec-read"}},
+    {"cost.msgr_local_delivery_us", {"ec", "ec-read"}},
     {"cost.osd_ec_sub_read_reply_us", {"ec", "ec-read"}},
     {"cost.osd_ec_encode_us_per_kib", {"ec"}},
     {"cost.bluestore_ec_rollback_keys_per_txc", {"ec"}},

@@ -4,9 +4,12 @@
  * object contexts locked by RWState (ObjectContext::RWState, with its
  * requeue-all on the last release).
  *
- * Threads: ms_async_op_threads messenger workers of one thread each, and
+ * Threads: ms_async_op_threads messenger workers of one thread each,
  * osd_op_num_shards_ssd shards of osd_op_num_threads_per_shard_ssd threads
- * (OSD::ShardedOpWQ; defaults 3, 8 and 2 for SSDs).
+ * (OSD::ShardedOpWQ; defaults 3, 8 and 2 for SSDs); and the cluster
+ * messenger's ms_local thread (DispatchQueue::local_delivery_thread), which
+ * delivers the messages an OSD sends itself (osd_init creates it where the
+ * pool's backend sends any).
  */
 #include <stdlib.h>
 
@@ -50,6 +53,7 @@ const struct osd_backend_ops osd_backend_classic = {
     .obj_lock_policy = &obj_rwstate_policy,
     .init_threads = classic_init_threads,
     .fini_threads = classic_fini_threads,
+    .local_delivery_thread = true,
 };
 
 const struct osd_backend_ops *osd_backend_for(const struct release_traits *rel)

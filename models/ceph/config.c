@@ -163,6 +163,10 @@ const struct param_def stage_cost_params[] = {
     C(msgr_ack_us, 1, "ProtocolV2 AckFrame on a lossless (OSD-to-OSD) connection, each end: encode + _try_send on the "
       "worker that read a message when nothing was queued to carry the ack, read_frame + handle_message_ack (trim "
       "the sent list) on the peer's; the NIC profile's TCP CPU on top [est]"),
+    C(msgr_local_delivery_us, 1, "a message an OSD sends itself (the loopback Connection: AsyncConnection::send_message's "
+      "is_loopback branch): DispatchQueue::local_delivery queues the Message as it is (no encoding, no socket, not "
+      "counted in msgr_send/recv_messages) and the ms_local thread fast-dispatches it (run_local_delivery); the "
+      "ms_local thread's CPU besides OSD::ms_fast_dispatch's enqueue [est]"),
     C(osd_enqueue_us, 3, "OSD::ms_fast_dispatch -> enqueue_op (msgr-worker)"),
     C(osd_dequeue_us, 5, "ShardedOpWQ::_process dequeue + PG lock + dequeue_op"),
     C(osd_do_op_us, 20, "PrimaryLogPG::do_request/do_op prologue: OpInfo, find_object_context, get_rw_locks"),

@@ -109,7 +109,7 @@ struct stage_costs {
     /* the kernel client (krbd.c), per I/O / per object */
     double krbd_dispatch_us, krbd_osdc_submit_us, krbd_con_send_us, krbd_complete_us;
     /* messenger, per message (plus crc per KiB) */
-    double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib, msgr_ack_us;
+    double msgr_tx_us, msgr_rx_us, msgr_crc_us_per_kib, msgr_ack_us, msgr_local_delivery_us;
     /* OSD primary */
     double osd_enqueue_us, osd_dequeue_us, osd_do_op_us, osd_execute_write_us,
         osd_execute_read_us, osd_issue_repop_us, osd_op_commit_us, osd_repop_reply_us,

@@ -32,7 +32,10 @@
  *    over large images), and Tentacle's partial writes and reads.
  *  - read: objects_read_async reads whole stripes (offset_len_to_stripe_bounds):
  *    a MOSDECSubOpRead to each data shard, the reply to the client when all
- *    k chunks are in.
+ *    k chunks are in.  The primary's own shard's read and its reply go through
+ *    the loopback Connection: the OSD's ms_local thread, not the messenger's
+ *    workers, and no msgr_recv_messages (tests/data/lab8: 1 + 2(k - 1)
+ *    messages read per client read on a real cluster).
  *  - the image's header and object map live in the replicated pool RBD keeps
  *    beside an erasure data pool: their ops go to the first min(3, k + m)
  *    OSDs of the PG's acting set as a size-3 pool's would [simplification:
@@ -127,16 +130,33 @@ static void reply_delivered(struct sim *s, void *obj, uint64_t shard_osd)
     cpu_pool_submit(osd_worker(op->osd, (uint32_t)shard_osd), CPU_PRIO_NORMAL, reply_rx, op, shard_osd);
 }
 
-/* Send a message of op's PG from o to peer: the cluster network, or the
-   OSD's local connection for its own shard (no acks, the loopback). */
+/* Send a message of op's PG from o to peer: the cluster network, or, for its
+   own shard, the loopback Connection (OSDService::send_message_osd_cluster:
+   get_loopback_connection): no socket and no acks, the Message handed to the
+   ms_local thread as it is (DispatchQueue::local_delivery), which runs local_rx
+   there; an OSD without one (Crimson) sends it through its messenger. */
 static void send_to_shard(struct cluster *c, struct osd *o, struct osd *peer, uint32_t bytes, sim_event_fn delivered,
-                          void *obj, uint64_t arg)
+                          cpu_item_fn local_rx, void *obj, uint64_t arg)
 {
-    if (peer == o)
+    if (peer == o && o->ms_local)
+        cpu_pool_submit(o->ms_local, CPU_PRIO_NORMAL, local_rx, obj, arg);
+    else if (peer == o)
         msgr_send(c, osd_worker(o, o->id), o->host, o->host, bytes, delivered, obj, arg);
     else
         msgr_send_lossless(c, osd_worker(o, peer->id), osd_conn(o, peer->id), o->host, peer->host, bytes, delivered,
                            obj, arg);
+}
+
+/* The ms_local thread's share of a message an OSD sent itself: its dispatch and OSD::ms_fast_dispatch. */
+static double local_rx_cost(struct cluster *c)
+{
+    return c->spec.cost.msgr_local_delivery_us + stage_cost(c, c->spec.cost.osd_enqueue_us);
+}
+
+static void reply_local_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t shard_osd)
+{
+    struct osd_op *op = obj;
+    cpu_exec(th, local_rx_cost(op_cluster(op)), reply_rx_done, op, shard_osd);
 }
 
 /* handle_sub_read's BlueStore read is done: MOSDECSubOpReadReply with the chunk. */
@@ -146,7 +166,8 @@ static void subread_read(struct sim *s, struct cpu_thread *th, void *obj, uint64
     struct cluster *c = op_cluster(sub);
     struct osd_op *op = sub->primary_op;
     struct pg_local *pg = sub->pg;
-    send_to_shard(c, sub->osd, op->osd, REPLY_BYTES + op->ec_chunk, reply_delivered, op, sub->osd->id);
+    send_to_shard(c, sub->osd, op->osd, REPLY_BYTES + op->ec_chunk, reply_delivered, reply_local_rx, op,
+                  sub->osd->id);
     osd_op_free(sub);
     mutexq_release(&pg->lock, s);
     cpu_thread_release(th);
@@ -196,6 +217,12 @@ static void subread_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t
              sub, 0);
 }
 
+static void subread_local_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct osd_op *sub = obj;
+    cpu_exec(th, local_rx_cost(op_cluster(sub)), subread_rx_done, sub, 0);
+}
+
 static void subread_delivered(struct sim *s, void *obj, uint64_t arg)
 {
     struct osd_op *sub = obj;
@@ -219,7 +246,7 @@ static void subreads_issued(struct sim *s, struct cpu_thread *th, void *obj, uin
         sub->txc.len = op->ec_chunk;
         sub->txc.cache_shard = op->txc.cache_shard;
         sub->txc.cached_extent = true;
-        send_to_shard(c, op->osd, peer, EC_SUBREAD_BYTES, subread_delivered, sub, 0);
+        send_to_shard(c, op->osd, peer, EC_SUBREAD_BYTES, subread_delivered, subread_local_rx, sub, 0);
     }
     osd_op_item_end(op, th);
 }
@@ -377,4 +404,6 @@ const struct pgbackend_ops pgbackend_ec = {
     /* ECBackend::handle_sub_write counts no subop (tests/data/lab7: subop_w
        stays at the header's 14 while EC writes run) */
     .counts_subops = false,
+    /* do_read_op's MOSDECSubOpRead to the primary's own shard, and its reply */
+    .sends_to_self = true,
 };

@@ -64,6 +64,9 @@ struct pgbackend_ops {
     struct osd_op *(*write_finished)(struct osd_op *op);
     /* its shards' writes count subop / subop_w on the shard */
     bool counts_subops;
+    /* it sends the OSD messages to itself (its own shard's): the OSD needs its
+       messenger's local delivery thread (osd_init) */
+    bool sends_to_self;
 };
 extern const struct pgbackend_ops pgbackend_replicated, pgbackend_ec;
 

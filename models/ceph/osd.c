@@ -703,6 +703,13 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     struct store_env env = {.s = c->s, .host = h, .dev = dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
                             .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o};
     o->store = o->store_ops->create(&env);
+    /* the messenger's local delivery thread, idle unless the OSD sends itself
+       messages: made only then, after the others, so that a replicated
+       cluster's threads keep their order (their streams and CCXs) */
+    if (o->backend->local_delivery_thread && o->pgbackend->sends_to_self) {
+        o->ms_local = sim_xcalloc(1, sizeof *o->ms_local);
+        cpu_pool_init(o->ms_local, h, "ms_local", 1);
+    }
     cpu_host_label_pools(h, before, "ceph-osd"); /* its threads, as `top -H -p` lists them */
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
                   (uint64_t)opt->osd_client_message_size_cap);
@@ -734,6 +741,10 @@ void osd_fini(struct osd *o)
     o->store_ops->destroy(o->store);
     nvme_fini(&o->dev);
     o->backend->fini_threads(o);
+    if (o->ms_local) {
+        cpu_pool_fini(o->ms_local);
+        free(o->ms_local);
+    }
     optracker_fini(&o->tracker);
     free(o->pgs);
     free(o->conns);

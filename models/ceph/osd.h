@@ -73,6 +73,9 @@ struct osd {
     uint32_t id, host;
     struct cpu_pool *msgr;          /* ms_async_op_threads pools of one thread */
     struct cpu_pool *shards;        /* osd_op_num_shards pools */
+    struct cpu_pool *ms_local;      /* the cluster messenger's local delivery thread (DispatchQueue,
+                                       "ms_local"): messages the OSD sends itself; NULL: none sent (a
+                                       replicated pool) or none there (Crimson) */
     uint32_t n_msgr, n_shards;
     struct msgr_worker_perf *msgr_perf; /* per msgr worker (classic OSD; NULL for Crimson) */
     /* this end of its lossless connection to each peer OSD: open addressing
@@ -103,6 +106,9 @@ struct osd_backend_ops {
     /* messenger and op threads on the OSD's host (osd_init's share) */
     void (*init_threads)(struct osd *o, struct cpu_host *h, const struct ceph_options *opt);
     void (*fini_threads)(struct osd *o);
+    /* its messenger delivers what the OSD sends itself on a thread of its own
+       (AsyncMessenger's DispatchQueue: ms_local); false: through the messenger */
+    bool local_delivery_thread;
 };
 extern const struct osd_backend_ops osd_backend_classic, osd_backend_crimson;
 
