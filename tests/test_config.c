@@ -146,6 +146,19 @@ static void test_unknown_release_refused(void **state)
         assert_non_null(strstr(err.msg, "19.2.x (squid)"));
         assert_null(strchr(err.msg, '\n'));
     }
+    /* a point release after a series' last one (docs.ceph.com's index) is
+       refused too, naming that last one; the last ones themselves are known */
+    const struct { const char *release, *last; } late[] = {
+        {"12.2.14", "12.2.13"}, {"14.2.23", "14.2.22"}, {"15.2.18", "15.2.17"}, {"16.2.16", "16.2.15"},
+        {"16.2.99", "16.2.15"}, {"17.2.10", "17.2.9"}, {"18.2.9", "18.2.8"}, {"19.2.5", "19.2.4"}};
+    for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
+        struct release_traits t;
+        struct sim_err err = {0};
+        assert_int_equal(release_parse(late[i].release, &t, &err), -EINVAL);
+        assert_non_null(strstr(err.msg, late[i].release));
+        assert_non_null(strstr(err.msg, late[i].last));
+        assert_int_equal(release_parse(late[i].last, &t, &err), 0);
+    }
 }
 
 static const char base_json[] =

@@ -121,7 +121,7 @@ const struct param_def ceph_option_params[] = {
     {"client_notify_timeout", PARAM_DOUBLE, OPT(client_notify_timeout), 0.001, 1e6, 10, NULL, NULL, "s",
      "librbd: a lock owner that acked a RequestLock but never released is asked again after this (ImageWatcher::handle_request_lock); default 10 s"},
     {"release", PARAM_STRING, OPT(release), 0, 0, 0, "16.2.14", NULL, NULL,
-     "Ceph release (12.2.x, 14.2.x-19.2.x, luminous..squid, crimson; others refused): every ceph.* default as the release ships it (models/ceph/release_table.c; a ceph.<option> given wins), the RWEXCL fix (16.2.15/17.2.8/18.2.4/19+), Crimson"},
+     "Ceph release (12.2.0-12.2.13, 14.2.0-14.2.22, 15.2.0-15.2.17, 16.2.0-16.2.15, 17.2.0-17.2.9, 18.2.0-18.2.8, 19.2.0-19.2.4, luminous..squid, crimson; others refused): every ceph.* default as the release ships it (models/ceph/release_table.c; a ceph.<option> given wins), the RWEXCL fix (16.2.15/17.2.8/18.2.4/19+), Crimson"},
     {"rw_lock_rule", PARAM_ENUM, OPT(rw_lock_rule), 0, 0, 0, NULL, lock_rule_names, NULL,
      "override PrimaryLogPG::get_rw_locks for read+write ops: release (follow ceph.release), excl_if_read (pre-fix), excl_if_read_data (post-fix)"},
     I(crimson_seastar_smp, 1, 64, 1, "count", "crimson: reactor cores per OSD (crimson_seastar_smp)"),
@@ -253,9 +253,13 @@ void stage_costs_defaults(struct stage_costs *c)
 }
 
 /* The series the table holds, with their names: "12.2.x (luminous), ..." for
-   the error that refuses any other. */
-static const struct { const char *name; int major; } release_names[] = {
-    {"luminous", 12}, {"nautilus", 14}, {"octopus", 15}, {"pacific", 16}, {"quincy", 17}, {"reef", 18}, {"squid", 19}};
+   the error that refuses any other; and each series' last point release
+   known here (docs.ceph.com "Ceph Releases (index)": luminous 12.2.13,
+   nautilus 14.2.22, octopus 15.2.17, pacific 16.2.15, quincy 17.2.9, reef
+   18.2.8, squid 19.2.4): a later one is refused, not taken as the last. */
+static const struct { const char *name; int major, last_patch; } release_names[] = {
+    {"luminous", 12, 13}, {"nautilus", 14, 22}, {"octopus", 15, 17}, {"pacific", 16, 15},
+    {"quincy", 17, 9},    {"reef", 18, 8},      {"squid", 19, 4}};
 
 static const char *release_name_of(int major)
 {
@@ -347,6 +351,10 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
     t->patch = pa;
     if (!release_defaults_for(t))
         return release_unknown(release, err);
+    for (size_t i = 0; i < sizeof release_names / sizeof release_names[0]; i++)
+        if (release_names[i].major == ma && mi == 2 && pa > release_names[i].last_patch)
+            return sim_errf(err, -EINVAL, "ceph.release: '%s' is not a known release (the last %s point release "
+                            "known here is %d.2.%d)", release, release_names[i].name, ma, release_names[i].last_patch);
     /* PR 45852 "osd: don't require RWEXCL lock for stat+write ops" (tracker 53593):
        backported to 16.2.15, 17.2.8, 18.2.4; in 19.2.0+. A bare name
        ("pacific") means the release's first point release. */
