@@ -189,7 +189,14 @@ static void refusals(void **state)
     plan_text("benchmarks:\n  radosbench: {op_size: 4096}\n", &pl, -1, "benchmarks.librbdfio: missing");
     plan_text("cluster:\n  pool_profiles:\n    rbd: {pg_size: 64, replication: erasure}\n"
               "benchmarks:\n  librbdfio: {pool_profile: rbd}\n", &pl, -1,
-              "cluster.pool_profiles.rbd.replication: erasure-coded pools are not modelled");
+              "cluster.pool_profiles.rbd.erasure_profile: an erasure pool needs its profile's name");
+    plan_text("cluster:\n  erasure_profiles: {ec: {erasure_k: 4}}\n  pool_profiles:\n"
+              "    d: {replication: erasure, erasure_profile: ec}\n"
+              "benchmarks:\n  librbdfio: {data_pool_profile: d}\n", &pl, -1,
+              "cluster.pool_profiles.d.ec_overwrites: not true");
+    plan_text("cluster:\n  pool_profiles:\n    d: {replication: erasure, erasure_profile: ec, ec_overwrites: true}\n"
+              "benchmarks:\n  librbdfio: {data_pool_profile: d}\n", &pl, -1,
+              "cluster.erasure_profiles.ec: missing (cluster.pool_profiles.d.erasure_profile names it)");
     plan_text("cluster:\n  recovery_test: {osds: [1]}\nbenchmarks:\n  librbdfio: {}\n", &pl, -1,
               "cluster.recovery_test: OSD failures and recovery are not simulated");
     plan_text("benchmarks:\n  librbdfio: {end_fsync: 1}\n", &pl, -1, "end_fsync: fio's end_fsync is not modelled");
@@ -197,7 +204,47 @@ static void refusals(void **state)
     plan_text("benchmarks:\n  librbdfio: {total_iodepth: 10, volumes_per_client: 4}\n", &pl, -1,
               "total_iodepth: 10 over 4 volumes gives the volumes unequal iodepths");
     plan_text("benchmarks:\n  librbdfio: {iodepth: []}\n", &pl, -1, "benchmarks.librbdfio.iodepth: an empty list");
-    plan_text("benchmarks:\n  librbdfio: {data_pool_profile: ec}\n", &pl, -1, "data_pool_profile: a separate");
+}
+
+/*
+ * An RBD data pool on erasure coding, as cbt makes it (cluster/ceph.py:
+ * erasure_profiles' erasure_k / erasure_m, defaults 6 and 2, with
+ * crush-failure-domain=osd; mkpool's `osd pool create NAME PG PGP erasure
+ * PROFILE` and allow_ec_overwrites; librbdfio's data_pool_profile for
+ * `rbd create --data-pool`): the row's pool is the data pool's.
+ */
+static void erasure_data_pool(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    const char *yaml = "cluster:\n  osds: [o1, o2, o3, o4, o5, o6]\n  clients: [c1]\n"
+                       "  erasure_profiles:\n    ec42: {erasure_k: 4, erasure_m: 2}\n    ec62: {}\n"
+                       "  pool_profiles:\n    rbd: {pg_size: 64, pgp_size: 64, replication: 3}\n"
+                       "    ecdata: {pg_size: 256, pgp_size: 256, replication: 'erasure', erasure_profile: 'ec42', "
+                       "ec_overwrites: true}\n"
+                       "    ecwide: {pg_size: 128, replication: erasure, erasure_profile: ec62, ec_overwrites: true}\n"
+                       "benchmarks:\n  librbdfio:\n    pool_profile: rbd\n    data_pool_profile: %s\n"
+                       "    mode: [randwrite]\n    op_size: [4096]\n";
+    char text[800];
+    snprintf(text, sizeof text, yaml, "ecdata");
+    plan_text(text, &pl, 0, NULL);
+    const cJSON *r = pl.rows->child;
+    assert_string_equal(str(r, "pool.type"), "erasure");
+    assert_true(num(r, "pool.k") == 4 && num(r, "pool.m") == 2 && num(r, "pool.pg_num") == 256);
+    assert_string_equal(str(r, "cluster.failure_domain"), "osd");
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "pool.size"));
+    cbt_plan_free(&pl);
+    snprintf(text, sizeof text, yaml, "ecwide"); /* cbt's defaults: k=6 m=2 */
+    plan_text(text, &pl, 0, NULL);
+    r = pl.rows->child;
+    assert_true(num(r, "pool.k") == 6 && num(r, "pool.m") == 2 && num(r, "pool.pg_num") == 128);
+    cbt_plan_free(&pl);
+    snprintf(text, sizeof text, yaml, "null"); /* no data pool: the image's replicated pool */
+    plan_text(text, &pl, 0, NULL);
+    r = pl.rows->child;
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "pool.type"));
+    assert_true(num(r, "pool.size") == 3 && num(r, "pool.pg_num") == 64);
+    cbt_plan_free(&pl);
 }
 
 int main(void)
@@ -207,6 +254,7 @@ int main(void)
         cmocka_unit_test(workloads_expand_as_run_workloads),
         cmocka_unit_test(mkfiocmd_details),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(erasure_data_pool),
     };
     return cmocka_run_group_tests_name("cbt", tests, NULL, NULL);
 }

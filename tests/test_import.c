@@ -131,6 +131,82 @@ static void lab_capture(void **state)
     import_result_free(&r);
 }
 
+/*
+ * An image on an erasure-coded data pool (tests/data/lab8/cluster: the
+ * kit's cluster_facts.sh on a real 8-OSD 16.2.15 cluster with pools rbd,
+ * ec21data, ec42data, ec62data): rbd info's data_pool makes the scenario's
+ * pool the EC one, its k and m from the profile
+ * (osd_erasure_code_profiles.json); naming the EC pool with --pool does the
+ * same; without the profiles, k comes from stripe_width / 4096 and m from
+ * size - k, said as assumed.  Each scenario loads.
+ */
+static void ec_data_pool(void **state)
+{
+    const char *dir = "tests/data/lab8/cluster";
+    const struct {
+        const char *image, *pool;
+        int k, m, size, min_size, rule, id;
+    } cases[] = {
+        {"ec62img", NULL, 6, 2, 8, 7, 3, 5},
+        {NULL, "ec42data", 4, 2, 6, 5, 2, 4},
+        {"noparent", NULL, 0, 0, 3, 2, 0, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[200];
+        snprintf(out, sizeof out, "%s/lab8-%zu.json", scratch, i);
+        struct import_opts o = {.dir = dir, .out_path = out, .image = cases[i].image, .pool = cases[i].pool};
+        struct import_result r;
+        struct sim_err err = {0};
+        if (import_cluster(&o, &r, &err) < 0)
+            fail_msg("%s", err.msg);
+        const cJSON *s = r.scenario;
+        assert_int_equal(at(s, "pool", "size")->valueint, cases[i].size);
+        assert_int_equal(at(s, "pool", "min_size")->valueint, cases[i].min_size);
+        assert_int_equal(at(s, "pool", "pg_num")->valueint, 64);
+        assert_int_equal(at(s, "pool", "crush_rule")->valueint, cases[i].rule);
+        assert_int_equal(at(s, "pool", "id")->valueint, cases[i].id);
+        if (cases[i].k) {
+            assert_string_equal(at(s, "pool", "type")->valuestring, "erasure");
+            assert_int_equal(at(s, "pool", "k")->valueint, cases[i].k);
+            assert_int_equal(at(s, "pool", "m")->valueint, cases[i].m);
+            assert_int_equal(at(s, "pool", "stripe_unit")->valueint, 4096);
+            assert_true(has_note(&r, "is erasure-coded with profile"));
+            assert_true(cases[i].pool || has_note(&r, "keeps its data in pool 'ec62data'"));
+        } else {
+            assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "pool"), "type"));
+        }
+        if (jsonu_write_file(out, s, &err) < 0)
+            fail_msg("%s", err.msg);
+        const char *sets[] = {"sim.duration_s=0.05", "sim.warmup_s=0.01", "fio.rw=randread", "fio.iodepth=4"};
+        struct scenario sc;
+        if (scenario_load(&sc, out, NULL, NULL, sets, 4, &err) < 0)
+            fail_msg("%s: %s", out, err.msg);
+        assert_int_equal(sc.pool.type == SCENARIO_POOL_ERASURE, cases[i].k > 0);
+        scenario_free(&sc);
+        import_result_free(&r);
+    }
+    /* no profiles: k and m from the pool's stripe_width and size */
+    char bare[200];
+    snprintf(bare, sizeof bare, "%s/lab8-bare", scratch);
+    assert_int_equal(mkdir(bare, 0755), 0);
+    static const char *const files[] = {"osd_crush_dump.json", "osd_pool_ls_detail.json", "osd_metadata.json",
+                                        "versions.json", "rbd_images.json", NULL};
+    for (int f = 0; files[f]; f++) {
+        char from[300];
+        snprintf(from, sizeof from, "%s/%s", dir, files[f]);
+        copy_file(from, bare, files[f]);
+    }
+    struct import_opts o = {.dir = bare, .image = "ec42img"};
+    struct import_result r;
+    struct sim_err err = {0};
+    if (import_cluster(&o, &r, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(at(r.scenario, "pool", "k")->valueint, 4);
+    assert_int_equal(at(r.scenario, "pool", "m")->valueint, 2);
+    assert_true(has_note(&r, "assumed: pool 'ec42data' is erasure-coded with k=4 m=2 (stripe_width 16384"));
+    import_result_free(&r);
+}
+
 /* What the kit's cluster_facts.sh collected from a fresh lab cluster imports the same way. */
 static void kit_capture(void **state)
 {
@@ -218,12 +294,14 @@ static void other_clusters(void **state)
     assert_true(has_note(&r, "osd.3/debug_osd = 20/20 applies to osd.3"));
     assert_true(has_note(&r, "assumed: no rbd_images.json"));
     import_result_free(&r);
-    /* refusals: an erasure-coded pool, FileStore, a directory without a CRUSH dump */
+    /* refusals: an erasure-coded pool whose k and m nothing gives (no profile, no
+       stripe_width), FileStore, a directory without a CRUSH dump */
     snprintf(dir, sizeof dir, "%s/ec", scratch);
     make_cluster(dir, "x", "", "10.0.0.5", "bluestore", 3, "[]");
     o.dir = dir;
     assert_true(import_cluster(&o, &r, &err) < 0);
-    assert_non_null(strstr(err.msg, "pool 'vols' is erasure-coded (type 3)"));
+    assert_non_null(strstr(err.msg, "pool 'vols' is erasure-coded, but its stripe_width 0"));
+    assert_non_null(strstr(err.msg, "add osd_erasure_code_profiles.json"));
     snprintf(dir, sizeof dir, "%s/fs", scratch);
     make_cluster(dir, "x", "", "10.0.0.5", "filestore", 1, "[]");
     o.dir = dir;
@@ -283,6 +361,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lab_capture),
         cmocka_unit_test(kit_capture),
+        cmocka_unit_test(ec_data_pool),
         cmocka_unit_test(other_clusters),
         cmocka_unit_test(cli_import_and_simulate),
     };

@@ -25,6 +25,7 @@ struct cbt_ctx {
     const char *file;
     struct cbt_plan *pl;
     const cJSON *pool_profiles;  /* cluster.pool_profiles, may be NULL */
+    const cJSON *erasure_profiles; /* cluster.erasure_profiles, may be NULL */
     const cJSON *librbdfio;
     int n_clients;               /* fio runs on every client: 1 when the list is absent */
     int client_hosts;            /* cluster.client_hosts to set, -1: leave the scenario's */
@@ -248,6 +249,10 @@ static int read_cluster(struct cbt_ctx *c, const cJSON *cl, struct sim_err *err)
             if (!cJSON_IsObject(k))
                 return sim_errf(err, -EINVAL, "%s: cluster.pool_profiles: expected a mapping of profiles", c->file);
             c->pool_profiles = k;
+        } else if (!strcmp(key, "erasure_profiles")) {
+            if (!cJSON_IsObject(k))
+                return sim_errf(err, -EINVAL, "%s: cluster.erasure_profiles: expected a mapping of profiles", c->file);
+            c->erasure_profiles = k;
         } else if (!strcmp(key, "iterations")) {
             double n;
             int rc = get_num(cl, key, 1, 0, 1000, &n, c->file, "cluster", err);
@@ -300,10 +305,47 @@ static int read_cluster(struct cbt_ctx *c, const cJSON *cl, struct sim_err *err)
     return 0;
 }
 
-/* pool.pg_num and pool.size of the row's pool profile. */
+/*
+ * An erasure pool profile (replication: erasure) as cbt makes it
+ * (cluster/ceph.py mkpool and the erasure_profiles loop): `osd pool create
+ * NAME PG PGP erasure PROFILE`, the profile set with crush-failure-domain=osd
+ * k=erasure_k m=erasure_m (defaults 6 and 2), allow_ec_overwrites only with
+ * ec_overwrites: true, without which RBD cannot write its data there.
+ */
+static int erasure_facts(struct cbt_ctx *c, const cJSON *prof, const char *jp, cJSON *row, struct sim_err *err)
+{
+    const cJSON *ep = cJSON_GetObjectItemCaseSensitive(prof, "erasure_profile");
+    if (!cJSON_IsString(ep))
+        return sim_errf(err, -EINVAL, "%s: %s.erasure_profile: an erasure pool needs its profile's name", c->file, jp);
+    if (!truthy(cJSON_GetObjectItemCaseSensitive(prof, "ec_overwrites")))
+        return sim_errf(err, -EINVAL, "%s: %s.ec_overwrites: not true, so the pool has no allow_ec_overwrites and "
+                        "RBD cannot keep its data there", c->file, jp);
+    const cJSON *ec = cJSON_GetObjectItemCaseSensitive(c->erasure_profiles, ep->valuestring);
+    char ejp[300];
+    snprintf(ejp, sizeof ejp, "cluster.erasure_profiles.%s", ep->valuestring);
+    if (!cJSON_IsObject(ec))
+        return sim_errf(err, -EINVAL, "%s: %s: missing (%s.erasure_profile names it)", c->file, ejp, jp);
+    double k, m;
+    int rc;
+    if ((rc = get_num(ec, "erasure_k", 6, 2, 31, &k, c->file, ejp, err)) < 0 ||
+        (rc = get_num(ec, "erasure_m", 2, 1, 30, &m, c->file, ejp, err)) < 0)
+        return rc;
+    cJSON_AddStringToObject(row, "pool.type", "erasure");
+    put_num(row, "pool.k", k);
+    put_num(row, "pool.m", m);
+    cJSON_AddStringToObject(row, "cluster.failure_domain", "osd");
+    return 0;
+}
+
+/* pool.pg_num and pool.size (or an erasure pool's k and m) of the row's pool
+   profile: the data pool's (data_pool_profile, `rbd create --data-pool`) when
+   there is one, which holds what fio reads and writes, else the image's. */
 static int pool_facts(struct cbt_ctx *c, const cJSON *cfg, cJSON *row, struct sim_err *err)
 {
-    const cJSON *pp = cJSON_GetObjectItemCaseSensitive(cfg, "pool_profile");
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(cfg, "data_pool_profile");
+    if (dp && !cJSON_IsNull(dp) && !cJSON_IsString(dp))
+        return sim_errf(err, -EINVAL, "%s: benchmarks.librbdfio.data_pool_profile: expected a profile name", c->file);
+    const cJSON *pp = cJSON_IsString(dp) ? dp : cJSON_GetObjectItemCaseSensitive(cfg, "pool_profile");
     const char *name = cJSON_IsString(pp) ? pp->valuestring : "default";
     if (pp && !cJSON_IsString(pp))
         return sim_errf(err, -EINVAL, "%s: benchmarks.librbdfio.pool_profile: expected a profile name", c->file);
@@ -327,14 +369,19 @@ static int pool_facts(struct cbt_ctx *c, const cJSON *cfg, cJSON *row, struct si
                 return rc;
             put_num(row, "pool.pg_num", n);
         } else if (!strcmp(k->string, "replication")) {
-            if (cJSON_IsString(k) && !strcmp(k->valuestring, "erasure"))
-                return sim_errf(err, -EINVAL, "%s: %s.replication: erasure-coded pools are not modelled "
-                                "(cephsim's PG backend is replicated only)", c->file, jp);
+            if (cJSON_IsString(k) && !strcmp(k->valuestring, "erasure")) {
+                int rc = erasure_facts(c, prof, jp, row, err);
+                if (rc < 0)
+                    return rc;
+                continue;
+            }
             double n;
             int rc = get_num(prof, "replication", 3, 1, 10, &n, c->file, jp, err);
             if (rc < 0)
                 return rc;
             put_num(row, "pool.size", n);
+        } else if (!strcmp(k->string, "erasure_profile") || !strcmp(k->string, "ec_overwrites")) {
+            continue; /* read with replication: erasure */
         } else if (!strcmp(k->string, "pgp_size")) {
             const cJSON *pg = cJSON_GetObjectItemCaseSensitive(prof, "pg_size");
             if (!cJSON_Compare(pg, k, true))
@@ -602,9 +649,6 @@ static int check_librbdfio_keys(struct cbt_ctx *c, const cJSON *lib, struct sim_
 {
     for (const cJSON *k = lib->child; k; k = k->next) {
         const char *why;
-        if (!strcmp(k->string, "data_pool_profile") && !cJSON_IsNull(k))
-            return sim_errf(err, -EINVAL, "%s: benchmarks.librbdfio.data_pool_profile: a separate (erasure-coded) "
-                            "data pool is not modelled (cephsim's PG backend is replicated only)", c->file);
         if (in_list(librbdfio_used, k->string))
             continue;
         char jkey[300];

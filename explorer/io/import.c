@@ -101,22 +101,106 @@ static bool jnum(const cJSON *o, const char *k, double *out)
 
 /* ---- pool ----------------------------------------------------------------- */
 
-static int read_pool(struct ictx *c, struct sim_err *err)
+/* An erasure pool's k, m and stripe unit: its profile (`ceph osd
+   erasure-code-profile get`, in osd_erasure_code_profiles.json by name), else
+   from the pool itself: stripe_width = k x stripe unit, taken at its default
+   (osd_pool_erasure_code_stripe_unit 4096), and size = k + m. */
+static int ec_shape(struct ictx *c, const cJSON *pool, const char *path, double size, double *k, double *m,
+                    double *unit, struct sim_err *err)
+{
+    const char *name = jstr(pool, "pool_name"), *prof = jstr(pool, "erasure_code_profile");
+    double width = 0;
+    jnum(pool, "stripe_width", &width);
+    char ppath[1300];
+    if (prof && file_in(c->o->dir, "osd_erasure_code_profiles.json", ppath, sizeof ppath)) {
+        cJSON *all = jsonu_load_file(ppath, err);
+        if (!all)
+            return err->code;
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(all, prof);
+        bool ok = cJSON_IsObject(pr) && jnum(pr, "k", k) && jnum(pr, "m", m);
+        if (ok && !jnum(pr, "stripe_unit", unit))
+            *unit = width > 0 ? width / *k : 4096;
+        cJSON_Delete(all);
+        if (!ok)
+            return sim_errf(err, -EINVAL, "%s: \"%s\": the profile of pool '%s' with its k and m is missing", ppath,
+                            prof, name);
+        note(c, "taken: pool '%s' is erasure-coded with profile '%s': k=%.0f m=%.0f, stripe unit %.0f", name, prof, *k,
+             *m, *unit);
+        return 0;
+    }
+    *unit = 4096;
+    *k = width / *unit;
+    *m = size - *k;
+    if (width <= 0 || *k != floor(*k) || *k < 2 || *m < 1)
+        return sim_errf(err, -EINVAL, "%s: pool '%s' is erasure-coded, but its stripe_width %.0f and size %.0f give no "
+                        "k and m: add osd_erasure_code_profiles.json (tests/lab/cluster_facts.sh)", path, name, width,
+                        size);
+    note(c, "assumed: pool '%s' is erasure-coded with k=%.0f m=%.0f (stripe_width %.0f / a 4096-byte stripe unit, "
+            "size - k): no osd_erasure_code_profiles.json", name, *k, *m, width);
+    return 0;
+}
+
+/* The scenario's pool from one entry of `ceph osd pool ls detail` (replicated or erasure). */
+static int pool_from_detail(struct ictx *c, const cJSON *pick, const char *path, struct sim_err *err)
+{
+    double type = 1, id, size, min_size, pg_num, rule, pgp;
+    jnum(pick, "type", &type);
+    if (!jnum(pick, "pool_id", &id) || !jnum(pick, "size", &size) || !jnum(pick, "min_size", &min_size) ||
+        !jnum(pick, "pg_num", &pg_num) || !jnum(pick, "crush_rule", &rule))
+        return sim_errf(err, -EINVAL, "%s: pool '%s': pool_id, size, min_size, pg_num and crush_rule are required",
+                        path, jstr(pick, "pool_name"));
+    while (c->pool->child) /* a data pool replaces the header's pool read before */
+        cJSON_Delete(cJSON_DetachItemViaPointer(c->pool, c->pool->child));
+    if (type == 3) { /* pg_pool_t::TYPE_ERASURE */
+        double k, m, unit;
+        int rc = ec_shape(c, pick, path, size, &k, &m, &unit, err);
+        if (rc < 0)
+            return rc;
+        cJSON_AddStringToObject(c->pool, "type", "erasure");
+        cJSON_AddNumberToObject(c->pool, "k", k);
+        cJSON_AddNumberToObject(c->pool, "m", m);
+        cJSON_AddNumberToObject(c->pool, "stripe_unit", unit);
+    } else if (type != 1) {
+        return sim_errf(err, -EINVAL, "%s: pool '%s' has type %.0f: neither replicated (1) nor erasure (3)", path,
+                        jstr(pick, "pool_name"), type);
+    }
+    snprintf(c->pool_name, sizeof c->pool_name, "%s", jstr(pick, "pool_name"));
+    cJSON_AddNumberToObject(c->pool, "id", id);
+    cJSON_AddNumberToObject(c->pool, "size", size);
+    cJSON_AddNumberToObject(c->pool, "min_size", min_size);
+    cJSON_AddNumberToObject(c->pool, "pg_num", pg_num);
+    cJSON_AddNumberToObject(c->pool, "crush_rule", rule);
+    if (jnum(pick, "pg_placement_num", &pgp) && pgp != pg_num)
+        note(c, "not modelled: pool '%s' has pgp_num %.0f != pg_num %.0f (a split in progress); placement follows "
+                "pg_num", jstr(pick, "pool_name"), pgp, pg_num);
+    return 0;
+}
+
+/* `ceph osd pool ls detail`, parsed (the caller deletes it), and its path. */
+static cJSON *load_pool_detail(struct ictx *c, char *path, size_t n, struct sim_err *err)
 {
     static const char *const names[] = {"osd_pool_ls_detail.json", "pool_ls_detail.json", NULL};
-    char path[1300];
-    const char *f = find_file(c, names, path, sizeof path);
-    if (!f)
-        return sim_errf(err, -ENOENT, "%s: no osd_pool_ls_detail.json (`ceph osd pool ls detail --format json`)",
-                        c->o->dir);
+    if (!find_file(c, names, path, n)) {
+        sim_errf(err, -ENOENT, "%s: no osd_pool_ls_detail.json (`ceph osd pool ls detail --format json`)",
+                 c->o->dir);
+        return NULL;
+    }
     cJSON *j = jsonu_load_file(path, err);
+    if (j && !cJSON_IsArray(j)) {
+        sim_errf(err, -EINVAL, "%s: expected the array `ceph osd pool ls detail --format json` prints", path);
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int read_pool(struct ictx *c, struct sim_err *err)
+{
+    char path[1300];
+    cJSON *j = load_pool_detail(c, path, sizeof path, err);
     if (!j)
         return err->code;
     int rc = 0;
-    if (!cJSON_IsArray(j)) {
-        rc = sim_errf(err, -EINVAL, "%s: expected the array `ceph osd pool ls detail --format json` prints", path);
-        goto out;
-    }
     const cJSON *pick = NULL, *p;
     int i = 0, n_rbd = 0;
     char rbd_names[300] = "";
@@ -144,27 +228,36 @@ static int read_pool(struct ictx *c, struct sim_err *err)
     if (!c->o->pool && n_rbd > 1)
         note(c, "taken: pool '%s', the first of the rbd pools (%s): choose another with --pool", jstr(pick, "pool_name"),
              rbd_names);
-    double type = 1, id, size, min_size, pg_num, rule, pgp;
-    jnum(pick, "type", &type);
-    if (type == 3)
-        rc = sim_errf(err, -EINVAL, "%s: pool '%s' is erasure-coded (type 3): cephsim's PG backend is replicated only",
-                      path, jstr(pick, "pool_name"));
-    else if (!jnum(pick, "pool_id", &id) || !jnum(pick, "size", &size) || !jnum(pick, "min_size", &min_size) ||
-             !jnum(pick, "pg_num", &pg_num) || !jnum(pick, "crush_rule", &rule))
-        rc = sim_errf(err, -EINVAL, "%s: pool '%s': pool_id, size, min_size, pg_num and crush_rule are required",
-                      path, jstr(pick, "pool_name"));
-    if (rc < 0)
-        goto out;
-    snprintf(c->pool_name, sizeof c->pool_name, "%s", jstr(pick, "pool_name"));
-    cJSON_AddNumberToObject(c->pool, "id", id);
-    cJSON_AddNumberToObject(c->pool, "size", size);
-    cJSON_AddNumberToObject(c->pool, "min_size", min_size);
-    cJSON_AddNumberToObject(c->pool, "pg_num", pg_num);
-    cJSON_AddNumberToObject(c->pool, "crush_rule", rule);
-    if (jnum(pick, "pg_placement_num", &pgp) && pgp != pg_num)
-        note(c, "not modelled: pool '%s' has pgp_num %.0f != pg_num %.0f (a split in progress); placement follows "
-                "pg_num", jstr(pick, "pool_name"), pgp, pg_num);
+    rc = pool_from_detail(c, pick, path, err);
 out:
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* An image with a data pool (`rbd create --data-pool`, rbd info's data_pool):
+   its data objects, what fio's I/O reaches, live there; the scenario's pool
+   becomes that one (the header and object map stay where cephsim puts them). */
+static int follow_data_pool(struct ictx *c, const char *image, const char *data_pool, struct sim_err *err)
+{
+    if (!strcmp(data_pool, c->pool_name))
+        return 0;
+    char path[1300];
+    cJSON *j = load_pool_detail(c, path, sizeof path, err);
+    if (!j)
+        return err->code;
+    const cJSON *pick = NULL, *p;
+    cJSON_ArrayForEach(p, j) {
+        const char *name = jstr(p, "pool_name");
+        if (name && !strcmp(name, data_pool))
+            pick = p;
+    }
+    char header_pool[128];
+    snprintf(header_pool, sizeof header_pool, "%s", c->pool_name);
+    int rc = pick ? pool_from_detail(c, pick, path, err)
+                  : sim_errf(err, -ENOENT, "%s: no pool named '%s', image '%s''s data pool", path, data_pool, image);
+    if (rc == 0)
+        note(c, "taken: image '%s' keeps its data in pool '%s' (rbd info's data_pool): the scenario's pool is that "
+                "one; its header and object map are in '%s'", image, data_pool, header_pool);
     cJSON_Delete(j);
     return rc;
 }
@@ -792,8 +885,10 @@ static int read_images(struct ictx *c, struct sim_err *err)
     cJSON_AddStringToObject(c->image, "kind", clone ? "clone" : "plain");
     const char *iname = jstr(img, "name") ? jstr(img, "name") : "?";
     snprintf(c->image_name, sizeof c->image_name, "%s", iname);
+    if (jstr(img, "data_pool") && (rc = follow_data_pool(c, iname, jstr(img, "data_pool"), err)) < 0)
+        goto out;
     note(c, "taken: image '%s' (%s%s): %.3g GiB, order %.0f, %s%s%s", iname,
-         n > 1 ? "the first of " : "", n > 1 ? names : "the only image", size / 1073741824.0, order,
+         !c->o->image && n > 1 ? "the first of " : "", n > 1 ? (c->o->image ? "chosen" : names) : "the only image", size / 1073741824.0, order,
          lock ? "exclusive-lock" : "no exclusive-lock", omap ? ", object-map" : "", clone ? ", a clone" : "");
     if (n > 1 && !c->o->image)
         note(c, "assumed: fio writes to image '%s': choose another with --image (images: %s)", iname, names);

@@ -11,6 +11,8 @@
 #                            (`ceph daemon osd.0 config diff` on its host, else `ceph tell`)
 #   ceph.conf                the client's ceph.conf ($CEPH_CONF), secrets removed
 #   rbd_images.json          `rbd info --format json` of every image of $POOL, one per line
+#   osd_erasure_code_profiles.json  {NAME: `ceph osd erasure-code-profile get NAME`, ...}
+#                            for every profile (k, m, stripe_unit of an EC data pool)
 #
 # Lab cluster (minicluster.sh):   ./cluster_facts.sh OUTDIR
 # Any cluster:                    EXTERNAL=1 CEPH_CONF=/etc/ceph/ceph.conf POOL=rbd ./cluster_facts.sh OUTDIR
@@ -51,6 +53,17 @@ if ! timeout 30 ceph daemon osd.0 config diff 2>/dev/null | san > "$OUT/osd.0.as
         { echo "cluster_facts: osd.0 config diff: neither its admin socket nor ceph tell answered" >&2;
           rm -f "$OUT/osd.0.asok_config_diff.json"; }
 fi
+# every erasure-code profile, one JSON object by name (an RBD image's data pool may be one)
+{
+    sep=""
+    echo "{"
+    for p in $(C osd erasure-code-profile ls 2>/dev/null); do
+        prof="$(C osd erasure-code-profile get "$p" --format json 2>/dev/null)" || continue
+        printf '%s"%s": %s\n' "$sep" "$p" "$prof"
+        sep=","
+    done
+    echo "}"
+} > "$OUT/osd_erasure_code_profiles.json"
 grep -viE '^[[:space:]]*(key|secret)[[:space:]]*=' "$CEPH_CONF" | san > "$OUT/ceph.conf"
 : > "$OUT/rbd_images.json"
 for img in $(timeout 30 rbd ls -p "$POOL" 2>/dev/null); do
