@@ -333,6 +333,10 @@ static int erasure_facts(struct cbt_ctx *c, const cJSON *prof, const char *jp, c
     cJSON_AddStringToObject(row, "pool.type", "erasure");
     put_num(row, "pool.k", k);
     put_num(row, "pool.m", m);
+    /* what the monitor gives an erasure pool (OSDMonitor: size k + m, min_size
+       k + min(1, m - 1)), over whatever the base scenario's replicated pool has */
+    put_num(row, "pool.size", k + m);
+    put_num(row, "pool.min_size", k + (m - 1 < 1 ? m - 1 : 1));
     cJSON_AddStringToObject(row, "cluster.failure_domain", "osd");
     return 0;
 }
