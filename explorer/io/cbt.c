@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenario.h"
 #include "yaml.h"
 
 #define CBT_MAX_ROWS 100000
@@ -333,10 +334,10 @@ static int erasure_facts(struct cbt_ctx *c, const cJSON *prof, const char *jp, c
     cJSON_AddStringToObject(row, "pool.type", "erasure");
     put_num(row, "pool.k", k);
     put_num(row, "pool.m", m);
-    /* what the monitor gives an erasure pool (OSDMonitor: size k + m, min_size
-       k + min(1, m - 1)), over whatever the base scenario's replicated pool has */
+    /* what the monitor gives an erasure pool, over whatever the base scenario's
+       replicated pool has */
     put_num(row, "pool.size", k + m);
-    put_num(row, "pool.min_size", k + (m - 1 < 1 ? m - 1 : 1));
+    put_num(row, "pool.min_size", (double)scenario_ec_min_size((int64_t)k, (int64_t)m));
     cJSON_AddStringToObject(row, "cluster.failure_domain", "osd");
     return 0;
 }

@@ -677,6 +677,11 @@ static int check_cstate(const struct scenario *sc, struct sim_err *err)
     return sim_errf(err, -EINVAL, "%s: cluster.max_cstate: '%s' is not one of %s, deepest", sc->path, m, list);
 }
 
+int64_t scenario_ec_min_size(int64_t k, int64_t m)
+{
+    return k + (m > 1 ? 1 : 0);
+}
+
 void scenario_free(struct scenario *sc)
 {
     if (sc->crush)
@@ -947,7 +952,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         }
         sc->pool.size = sc->pool.k + sc->pool.m;
         if (!cJSON_GetObjectItemCaseSensitive(po, "min_size") && !set_origin("pool.min_size", sets, n_sets))
-            sc->pool.min_size = sc->pool.k + (sc->pool.m > 1 ? 1 : 0); /* OSDMonitor::prepare_pool_size */
+            sc->pool.min_size = scenario_ec_min_size(sc->pool.k, sc->pool.m);
     }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;

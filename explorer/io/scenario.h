@@ -136,6 +136,10 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                   const char *const *sets, int n_sets, struct sim_err *err);
 void scenario_free(struct scenario *sc);
 
+/* The min_size the monitor gives an erasure pool of k + m shards
+   (OSDMonitor::prepare_pool_size: k + min(1, m - 1)). */
+int64_t scenario_ec_min_size(int64_t k, int64_t m);
+
 /* The device and network models' parameters from hardware profiles (the
    mapping scenario_to_spec uses; tools and tests share it). */
 void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out);
