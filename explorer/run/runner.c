@@ -186,6 +186,8 @@ struct rep_result {
     double cache_hit_bytes, cache_miss_bytes; /* BlueStore data cache, reads, all OSDs */
     struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's, all hosts, totals */
     uint32_t n_osd_threads;
+    struct run_thread_kind client_threads[CLUSTER_THREAD_KINDS_MAX]; /* fio's (with librbd), totals */
+    uint32_t n_client_threads;
 };
 
 /* Add n of cpu_us and wakeups to the kind called name in kinds (appended if new). */
@@ -301,6 +303,10 @@ static void collect(struct cluster *c, struct rep_result *r)
     uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
     for (uint32_t k = 0; k < nk; k++)
         add_thread_kind(r->osd_threads, &r->n_osd_threads, ts[k].name, ts[k].threads, ts[k].cpu_ns / 1e3,
+                        (double)ts[k].wakeups);
+    nk = cluster_process_thread_stats(c, "fio", ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        add_thread_kind(r->client_threads, &r->n_client_threads, ts[k].name, ts[k].threads, ts[k].cpu_ns / 1e3,
                         (double)ts[k].wakeups);
     r->busy_cores /= nh ? nh : 1;
     r->device_util /= nd ? nd : 1;
@@ -613,6 +619,11 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
             add_thread_kind(sum->osd_threads, &sum->n_osd_threads, tk->name, tk->threads / reps,
                             tk->cpu_us_per_op, tk->wakeups_per_op);
         }
+        for (uint32_t t = 0; t < r[k].n_client_threads; t++) {
+            const struct run_thread_kind *tk = &r[k].client_threads[t];
+            add_thread_kind(sum->client_threads, &sum->n_client_threads, tk->name, tk->threads / reps,
+                            tk->cpu_us_per_op, tk->wakeups_per_op);
+        }
         cache_read += r[k].cache_hit_bytes + r[k].cache_miss_bytes;
     }
     sum->read_cache_hit = cache_read ? cache_hit / cache_read : -1;
@@ -622,6 +633,10 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
     for (uint32_t t = 0; t < sum->n_osd_threads; t++) {
         sum->osd_threads[t].cpu_us_per_op = ops ? sum->osd_threads[t].cpu_us_per_op / ops : 0;
         sum->osd_threads[t].wakeups_per_op = ops ? sum->osd_threads[t].wakeups_per_op / ops : 0;
+    }
+    for (uint32_t t = 0; t < sum->n_client_threads; t++) {
+        sum->client_threads[t].cpu_us_per_op = ops ? sum->client_threads[t].cpu_us_per_op / ops : 0;
+        sum->client_threads[t].wakeups_per_op = ops ? sum->client_threads[t].wakeups_per_op / ops : 0;
     }
     sum->mean_wake_us = wakeups ? wake_us / wakeups : 0;
     sum->events_per_op = ops ? sum->events / ops : 0;
@@ -669,6 +684,19 @@ static cJSON *ci_json(cJSON *parent, const char *key, const struct ci *c)
     cJSON_AddNumberToObject(j, "ci95", c->half);
     cJSON_AddNumberToObject(j, "n", c->n);
     return j;
+}
+
+/* Each thread kind's name, count, CPU and wake-ups per client op, as a JSON array's items. */
+static void thread_kinds_json(cJSON *arr, const struct run_thread_kind *kinds, uint32_t n)
+{
+    for (uint32_t t = 0; t < n; t++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", kinds[t].name);
+        cJSON_AddNumberToObject(e, "threads", kinds[t].threads);
+        cJSON_AddNumberToObject(e, "cpu_us", kinds[t].cpu_us_per_op);
+        cJSON_AddNumberToObject(e, "wakeups", kinds[t].wakeups_per_op);
+        cJSON_AddItemToArray(arr, e);
+    }
 }
 
 cJSON *runner_summary_json(const struct run_summary *s)
@@ -722,15 +750,8 @@ cJSON *runner_summary_json(const struct run_summary *s)
     cJSON_AddNumberToObject(j, "events_per_op", s->events_per_op);
     cJSON_AddNumberToObject(j, "client_cpu_us_per_op", s->client_cpu_us_per_op);
     cJSON_AddNumberToObject(j, "osd_cpu_us_per_op", s->osd_cpu_us_per_op);
-    cJSON *ot = cJSON_AddArrayToObject(j, "osd_threads_per_op");
-    for (uint32_t t = 0; t < s->n_osd_threads; t++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", s->osd_threads[t].name);
-        cJSON_AddNumberToObject(e, "threads", s->osd_threads[t].threads);
-        cJSON_AddNumberToObject(e, "cpu_us", s->osd_threads[t].cpu_us_per_op);
-        cJSON_AddNumberToObject(e, "wakeups", s->osd_threads[t].wakeups_per_op);
-        cJSON_AddItemToArray(ot, e);
-    }
+    thread_kinds_json(cJSON_AddArrayToObject(j, "osd_threads_per_op"), s->osd_threads, s->n_osd_threads);
+    thread_kinds_json(cJSON_AddArrayToObject(j, "client_threads_per_op"), s->client_threads, s->n_client_threads);
     cJSON_AddNumberToObject(j, "lock_handovers", s->lock_handovers);
     cJSON_AddNumberToObject(j, "lock_wait_mean_us", s->lock_wait_mean_us);
     if (s->read_cache_hit >= 0)
@@ -743,6 +764,17 @@ static void print_headline(FILE *f, const char *dir, const struct ci *iops, cons
 {
     fprintf(f, "  %s: IOPS %.0f ± %.0f   lat mean %.1f ± %.1f us   p50 %.1f ± %.1f us   p99 %.1f ± %.1f us\n",
             dir, iops->mean, iops->half, mean->mean, mean->half, p50->mean, p50->half, p99->mean, p99->half);
+}
+
+/* "  WHO threads per client op (CPU us / wake-ups): name cpu / wakeups, ..." (nothing when none) */
+static void print_thread_kinds(FILE *f, const char *who, const struct run_thread_kind *kinds, uint32_t n)
+{
+    if (n == 0)
+        return;
+    fprintf(f, "  %s threads per client op (CPU us / wake-ups):", who);
+    for (uint32_t t = 0; t < n; t++)
+        fprintf(f, "%s %s %.0f / %.2f", t ? "," : "", kinds[t].name, kinds[t].cpu_us_per_op, kinds[t].wakeups_per_op);
+    fprintf(f, "\n");
 }
 
 void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_summary *s)
@@ -770,13 +802,8 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             s->osd_busy_cores, 100 * s->device_util, s->wakeups_per_op, s->mean_wake_us);
     fprintf(f, "  CPU per client op: client %.0f us, OSDs %.0f us (all threads, all replicas)\n",
             s->client_cpu_us_per_op, s->osd_cpu_us_per_op);
-    if (s->n_osd_threads > 0) {
-        fprintf(f, "  OSD threads per client op (CPU us / wake-ups):");
-        for (uint32_t t = 0; t < s->n_osd_threads; t++)
-            fprintf(f, "%s %s %.0f / %.2f", t ? "," : "", s->osd_threads[t].name, s->osd_threads[t].cpu_us_per_op,
-                    s->osd_threads[t].wakeups_per_op);
-        fprintf(f, "\n");
-    }
+    print_thread_kinds(f, "OSD", s->osd_threads, s->n_osd_threads);
+    print_thread_kinds(f, "client", s->client_threads, s->n_client_threads);
     if (s->read_cache_hit >= 0)
         fprintf(f, "  BlueStore data cache: %.1f%% of the bytes read found there (bluestore_buffer_hit_bytes)\n",
                 100 * s->read_cache_hit);

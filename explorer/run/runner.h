@@ -54,6 +54,11 @@ struct run_summary {
     double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
     struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's threads by name */
     uint32_t n_osd_threads;
+    /* the fio processes' threads by name: fio's job threads and, with librbd,
+       io_context_pool, msgr-worker, fn-radosclient (tests/lab/client_threads.py
+       measures the same on a real client) */
+    struct run_thread_kind client_threads[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t n_client_threads;
     /* sim.reduce_to_hosts: iops, bw_mib and the op counts above are the whole
        cluster's, reduction_scale (full / simulated hosts) x the simulated
        hosts'; 0 when the run simulated every host */
