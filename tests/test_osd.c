@@ -684,6 +684,85 @@ static void test_lossless_acks(void **state)
     run_end(&r);
 }
 
+/* ---- the OpTracker's history thread ---- */
+
+struct history_use {
+    double cpu_ns, wakeups, threads;
+    double osd_ops; /* ops the OSDs finished: client ops and repops */
+};
+
+static struct history_use history_use(struct cluster *c)
+{
+    struct history_use u = {0};
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        if (!strcmp(ts[k].name, "OpHistorySvc")) {
+            u.cpu_ns = ts[k].cpu_ns;
+            u.wakeups = (double)ts[k].wakeups;
+            u.threads = ts[k].threads;
+        }
+    struct perf_sum p;
+    perf_load(c, &p, true);
+    u.osd_ops = p.op_w + p.op_r + p.op_rw + p.subop_w;
+    return u;
+}
+
+/*
+ * OpHistoryServiceThread::entry polls: an empty look usleep()s sleep_time
+ * (1 ms, x4 after each empty look while below 128 ms: 1, 4, 16, 64, 256, 256
+ * ... ms, each + 50 us of timer slack), a look that finds ops resets it to
+ * 1 ms, runs _insert_delayed on them and looks again at once.
+ *  - Idle: 50 QD=1 writes (~40 ms), then fio thinks for 1 s.  From its last
+ *    batch at L each thread looks at L + 1.05, 5.1, 21.15, 85.2, 341.25,
+ *    597.3, 853.35 ms: in the window 0.2-0.8 s exactly two wake-ups per OSD
+ *    for any L below 100 ms, and no CPU (an empty look costs nothing here).
+ *  - Under load each OSD's thread wakes at most once per 1.05 ms (952 a
+ *    second; fewer when completions come in bursts and a look finds none),
+ *    and its CPU is osd_op_history_insert_us per op plus
+ *    osd_op_history_write_us per write: every op writes here, 1.5 + 6 =
+ *    7.5 us, 5 x the 1.5 us with the write's share set to 0 (same clock).
+ *  - With osd_enable_op_tracker off the thread is not there.
+ */
+static void test_op_history_thread(void **state)
+{
+    const char *idle[] = {"fio.thinktime=1000000", "fio.thinktime_blocks=50", "sim.warmup_s=0.2",
+                          "sim.duration_s=0.6"};
+    struct run r;
+    run_start(&r, idle, 4);
+    struct history_use quiet = history_use(r.c);
+    run_end(&r);
+    if (quiet.threads != 6 || quiet.wakeups != 12 || quiet.cpu_ns != 0 || quiet.osd_ops != 0)
+        fail_msg("an idle 0.2-0.8 s: %.0f OpHistorySvc threads woke %.0f times (expected 6 threads, 12 wake-ups), "
+                 "%.0f ns of CPU, %.0f ops", quiet.threads, quiet.wakeups, quiet.cpu_ns, quiet.osd_ops);
+
+    const char *base[] = {"fio.iodepth=32", "sim.duration_s=0.5", "cost.cpu_work_cv=0"};
+    run_start(&r, base, 3);
+    struct history_use on = history_use(r.c);
+    run_end(&r);
+    double per_osd_s = on.wakeups / 6 / 0.5;
+    print_message("OpHistorySvc: %.0f wake-ups per OSD per second at %.0f ops per OSD per second, %.2f us of CPU "
+                  "per op\n", per_osd_s, on.osd_ops / 6 / 0.5, on.cpu_ns / 1e3 / on.osd_ops);
+    if (!(per_osd_s > 250 && per_osd_s <= 952.4))
+        fail_msg("OpHistorySvc woke %.0f times per OSD per second under load, expected 250-952", per_osd_s);
+
+    const char *no_write_share[] = {"fio.iodepth=32", "sim.duration_s=0.5", "cost.cpu_work_cv=0",
+                                    "cost.osd_op_history_write_us=0"};
+    run_start(&r, no_write_share, 4);
+    struct history_use reads_cost = history_use(r.c);
+    run_end(&r);
+    double ratio = (on.cpu_ns / on.osd_ops) / (reads_cost.cpu_ns / reads_cost.osd_ops);
+    if (fabs(ratio - 5.0) > 0.25)
+        fail_msg("OpHistorySvc CPU per write op with the write's share over without: %.3f, expected 7.5 / 1.5 = 5",
+                 ratio);
+
+    const char *off[] = {"fio.iodepth=32", "sim.duration_s=0.5", "ceph.osd_enable_op_tracker=false"};
+    run_start(&r, off, 3);
+    struct history_use none = history_use(r.c);
+    run_end(&r);
+    assert_true(none.threads == 0 && none.cpu_ns == 0 && none.osd_ops > 0);
+}
+
 /* ---- Little's law ---- */
 
 static void test_littles_law(void **state)
@@ -1055,6 +1134,7 @@ int main(void)
         cmocka_unit_test(test_error_writes_accounted_as_ceph),
         cmocka_unit_test(test_deterministic_outputs),
         cmocka_unit_test(test_read_cache_summary),
+        cmocka_unit_test(test_op_history_thread),
     };
     return cmocka_run_group_tests_name("osd", tests, NULL, NULL);
 }

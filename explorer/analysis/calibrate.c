@@ -74,7 +74,8 @@ static const struct member m_osd[] = {
     {M_COST, "osd_execute_write_us"}, {M_COST, "osd_execute_read_us"}, {M_COST, "osd_issue_repop_us"},
     {M_COST, "osd_op_commit_us"},   {M_COST, "osd_repop_reply_us"},   {M_COST, "osd_reply_us"},
     {M_COST, "osd_redispatch_us"},  {M_COST, "osd_error_us"},         {M_COST, "osd_do_repop_us"},
-    {M_COST, "osd_repop_commit_us"}, {0, NULL}};
+    {M_COST, "osd_repop_commit_us"}, {M_COST, "osd_op_history_insert_us"}, {M_COST, "osd_op_history_write_us"},
+    {0, NULL}};
 static const struct member m_bluestore[] = {
     {M_COST, "bluestore_prepare_us"},   {M_COST, "bluestore_read_us"},   {M_COST, "bluestore_aio_us"},
     {M_COST, "bluestore_kv_submit_us"}, {M_COST, "bluestore_kv_sync_us"}, {M_COST, "bluestore_kv_final_us"},

@@ -9,7 +9,9 @@
  * (OSD::ShardedOpWQ; defaults 3, 8 and 2 for SSDs); and the cluster
  * messenger's ms_local thread (DispatchQueue::local_delivery_thread), which
  * delivers the messages an OSD sends itself (osd_init creates it where the
- * pool's backend sends any).
+ * pool's backend sends any); and the OpTracker's history thread
+ * (OpHistoryServiceThread, "OpHistorySvc", osd.c) while osd_enable_op_tracker
+ * is on.
  */
 #include <stdlib.h>
 
@@ -54,6 +56,7 @@ const struct osd_backend_ops osd_backend_classic = {
     .init_threads = classic_init_threads,
     .fini_threads = classic_fini_threads,
     .local_delivery_thread = true,
+    .op_history_thread = true,
 };
 
 const struct osd_backend_ops *osd_backend_for(const struct release_traits *rel)

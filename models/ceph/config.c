@@ -58,7 +58,7 @@ const struct param_def ceph_option_params[] = {
     I(osd_client_message_cap, 0, 1000000, 256, "count", "client messages in flight per OSD (Policy throttler), 0 = unlimited; 256 from 16.2, 100 or 0 before (set by ceph.release)"),
     I(osd_client_message_size_cap, 0, 1LL << 40, 500LL << 20, "bytes", "client message bytes in flight per OSD; default 500 MiB"),
     B(ms_crc_data, 1, "msgr crc32c over message data; default true"),
-    B(osd_enable_op_tracker, 1, "OpTracker on (dump_historic_ops); default true"),
+    B(osd_enable_op_tracker, 1, "OpTracker on (dump_historic_ops): finished ops go through the OpHistorySvc thread, which polls its queue with usleep 1 ms, x4 after each empty look up to 256 ms (cost.osd_op_history_*); default true"),
     I(osd_op_history_size, 1, 1000000, 20, "count", "ops kept by dump_historic_ops; default 20"),
     {"osd_op_history_duration", PARAM_DOUBLE, OPT(osd_op_history_duration), 0.001, 1e6, 600, NULL,
      NULL, "s", "oldest op kept by dump_historic_ops; default 600 s"},
@@ -184,6 +184,12 @@ const struct param_def stage_cost_params[] = {
       "MOSDECSubOpRead, MOSDECSubOpReadReply with the chunk (do_repop's bookkeeping without a transaction) [est]"),
     C(osd_ec_sub_read_reply_us, 8, "ECBackend::handle_sub_read_reply on the primary, per shard's reply: gather the "
       "chunk into the read op (ReadOp::complete) [est, as do_repop_reply less the repop bookkeeping]"),
+    C(osd_op_history_insert_us, 1.5, "OpHistory::_insert_delayed on the OpHistorySvc thread, per op the OpTracker "
+      "finished (osd_enable_op_tracker): the op into the arrived and duration sets, cleanup's erase of the op it "
+      "pushes out of osd_op_history_size and that op's teardown (OpRequest, its Message) [fit: tests/data/lab9, "
+      "4 KiB reads, history 20 / 600 s: OpHistorySvc CPU per op less its wake-ups x cost.thread_sleep_us]"),
+    C(osd_op_history_write_us, 6, "the same, more for an op that wrote (client write, repop): the teardown of its "
+      "transaction, log entry and data buffers [fit: tests/data/lab9, writes against reads]"),
     C(osd_ec_encode_us_per_kib, 0.25, "ECUtil::encode (ErasureCodeJerasure reed_sol_van / ISA-L) per KiB of stripe "
       "data, with ECTransaction::generate_transactions' per-shard split: ~4 GB/s a core for RS k=4-8, m=2 with "
       "SIMD [est]"),

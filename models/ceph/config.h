@@ -118,6 +118,8 @@ struct stage_costs {
     double osd_do_repop_us, osd_repop_commit_us;
     /* ECBackend (erasure pools) */
     double osd_ec_sub_read_us, osd_ec_sub_read_reply_us, osd_ec_encode_us_per_kib;
+    /* the OpTracker's history thread, per finished op (and more for a write) */
+    double osd_op_history_insert_us, osd_op_history_write_us;
     /* BlueStore */
     double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,

@@ -34,6 +34,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "osd.h"
@@ -82,11 +83,88 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
     return op;
 }
 
+/* ---- the OpTracker's history thread ----
+ *
+ * OpTracker::unregister_inflight_op (src/common/TrackedOp.cc) hands every
+ * finished op to OpHistory::insert, which queues it for
+ * OpHistoryServiceThread::entry: a loop that swaps the queue out and, when
+ * it was empty, usleep()s sleep_time (1 ms, x4 after each empty look while
+ * below 128 ms: 1, 4, 16, 64, 256 ms), and otherwise resets sleep_time to
+ * 1 ms and runs _insert_delayed on each op (the history's sets, cleanup of
+ * the op it pushes out, and that op's teardown).  Under load it wakes about
+ * once per millisecond, whatever the op rate.  With osd_enable_op_tracker
+ * off, unregister_inflight_op deletes the op in place and the thread has no
+ * work (it is not made here).  The same loop from 12.2 to 19.2. */
+struct op_history_svc {
+    struct cpu_pool thread;
+    const struct stage_costs *cost;
+    uint64_t queued;            /* finished ops in _external_queue */
+    uint64_t queued_writes;     /* of them, ops that wrote */
+    sim_time_t sleep_ns;        /* sleep_time */
+};
+
+/* Linux's default timer slack of a SCHED_OTHER thread: a usleep lasts this much longer */
+#define USLEEP_SLACK_NS (50 * SIM_NS_PER_US)
+#define OP_HISTORY_SLEEP_MIN_NS SIM_NS_PER_MS
+#define OP_HISTORY_SLEEP_GROW_BELOW_NS (128 * SIM_NS_PER_MS)
+
+static void op_history_look(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg);
+
+static void op_history_usleep_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct op_history_svc *h = obj;
+    cpu_pool_submit(&h->thread, CPU_PRIO_NORMAL, op_history_look, h, 0);
+}
+
+/* internal_queue.swap(_external_queue), then usleep or _insert_delayed each op. */
+static void op_history_look(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct op_history_svc *h = obj;
+    if (h->queued == 0) {
+        sim_schedule(s, h->sleep_ns + USLEEP_SLACK_NS, op_history_usleep_done, h, 0);
+        if (h->sleep_ns < OP_HISTORY_SLEEP_GROW_BELOW_NS)
+            h->sleep_ns <<= 2;
+        cpu_thread_release(th);
+        return;
+    }
+    const struct stage_costs *k = h->cost;
+    double us = (double)h->queued * k->osd_op_history_insert_us + (double)h->queued_writes * k->osd_op_history_write_us;
+    h->queued = h->queued_writes = 0;
+    h->sleep_ns = OP_HISTORY_SLEEP_MIN_NS;
+    cpu_exec(th, us, op_history_look, h, 0); /* then look again, without sleeping */
+}
+
+static void op_history_start(struct osd *o, struct cpu_host *host)
+{
+    struct op_history_svc *h = sim_xcalloc(1, sizeof *h);
+    cpu_pool_init(&h->thread, host, "OpHistorySvc", 1);
+    h->cost = &o->c->spec.cost;
+    h->sleep_ns = OP_HISTORY_SLEEP_MIN_NS;
+    o->history_svc = h;
+    /* the thread's first look, at the start (an empty queue: it sleeps) */
+    cpu_pool_submit(&h->thread, CPU_PRIO_NORMAL, op_history_look, h, 0);
+}
+
+static void op_history_stop(struct osd *o)
+{
+    if (!o->history_svc)
+        return;
+    cpu_pool_fini(&o->history_svc->thread);
+    free(o->history_svc);
+    o->history_svc = NULL;
+}
+
 void osd_op_done(struct osd_op *op)
 {
     osd_track(op, OPTRACK_EV_DONE);
-    if (op->osd->c->spec.ceph.osd_enable_op_tracker && op->osd->c->measuring)
-        optracker_finish(&op->osd->tracker, &op->track);
+    struct osd *o = op->osd;
+    if (o->c->spec.ceph.osd_enable_op_tracker && o->c->measuring)
+        optracker_finish(&o->tracker, &op->track);
+    if (o->history_svc) { /* OpHistory::insert: queued for OpHistorySvc */
+        o->history_svc->queued++;
+        if (op->kind == OSD_REPOP || op->flags.may_write)
+            o->history_svc->queued_writes++;
+    }
     osd_op_free(op); /* nothing left to free if the history took it */
 }
 
@@ -710,6 +788,9 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
         o->ms_local = sim_xcalloc(1, sizeof *o->ms_local);
         cpu_pool_init(o->ms_local, h, "ms_local", 1);
     }
+    /* made last for the same reason */
+    if (o->backend->op_history_thread && opt->osd_enable_op_tracker)
+        op_history_start(o, h);
     cpu_host_label_pools(h, before, "ceph-osd"); /* its threads, as `top -H -p` lists them */
     throttle_init(&o->client_msgs, (uint64_t)opt->osd_client_message_cap,
                   (uint64_t)opt->osd_client_message_size_cap);
@@ -745,6 +826,7 @@ void osd_fini(struct osd *o)
         cpu_pool_fini(o->ms_local);
         free(o->ms_local);
     }
+    op_history_stop(o);
     optracker_fini(&o->tracker);
     free(o->pgs);
     free(o->conns);

@@ -76,6 +76,8 @@ struct osd {
     struct cpu_pool *ms_local;      /* the cluster messenger's local delivery thread (DispatchQueue,
                                        "ms_local"): messages the OSD sends itself; NULL: none sent (a
                                        replicated pool) or none there (Crimson) */
+    struct op_history_svc *history_svc; /* OpHistoryServiceThread ("OpHistorySvc"); NULL: the op tracker is
+                                       off (osd_enable_op_tracker false) or the backend has no such thread */
     uint32_t n_msgr, n_shards;
     struct msgr_worker_perf *msgr_perf; /* per msgr worker (classic OSD; NULL for Crimson) */
     /* this end of its lossless connection to each peer OSD: open addressing
@@ -109,6 +111,9 @@ struct osd_backend_ops {
     /* its messenger delivers what the OSD sends itself on a thread of its own
        (AsyncMessenger's DispatchQueue: ms_local); false: through the messenger */
     bool local_delivery_thread;
+    /* its OpTracker hands finished ops to a history thread of its own
+       (OpHistoryServiceThread, "OpHistorySvc"); false: none modelled */
+    bool op_history_thread;
 };
 extern const struct osd_backend_ops osd_backend_classic, osd_backend_crimson;
 
