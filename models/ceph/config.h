@@ -103,7 +103,7 @@ struct stage_costs {
     /* client (fio + librbd + objecter), per op */
     double fio_submit_us, fio_complete_us;
     double fio_aio_submit_us, fio_aio_complete_us; /* fio's kernel engines (libaio, io_uring) */
-    double librbd_dispatch_us, librbd_complete_us;
+    double librbd_dispatch_us, librbd_write_dispatch_us, librbd_complete_us;
     double objecter_submit_us, objecter_complete_us;
     double copyup_client_us;
     /* the kernel client (krbd.c), per I/O / per object */

@@ -666,6 +666,11 @@ static void librbd_dispatch(struct sim *s, struct cpu_thread *th, void *obj, uin
     uint64_t parts = (io->offset % osz + io->len + osz - 1) / osz;
     io->parts = (uint32_t)parts;
     double cost = c->spec.cost.librbd_dispatch_us + parts * c->spec.cost.objecter_submit_us;
+    /* the layers only a write passes: exclusive_lock::ImageDispatch, WriteBlockImageDispatch,
+       the object map's pre-write check (ObjectWriteRequest::pre_write_object_map_update),
+       the simple scheduler's in-flight tracking */
+    if (io->ddir == FIO_DDIR_WRITE)
+        cost += c->spec.cost.librbd_write_dispatch_us;
     cpu_exec(th, cost, librbd_dispatched, io, 0);
 }
 
