@@ -86,13 +86,13 @@ static void check_lab(const struct lab_band *b)
 
 static void test_lab_shared(void **state)
 {
-    const struct lab_band b = {"scenarios/lab.json", "../shared/data/lab", 0.33, 0.21, 1.40, 7};
+    const struct lab_band b = {"scenarios/lab.json", "../shared/data/lab", 0.31, 0.20, 1.40, 7};
     check_lab(&b);
 }
 
 static void test_lab2(void **state)
 {
-    const struct lab_band b = {"scenarios/lab2.json", "tests/data/lab2/captures", 0.30, 0.26, 1.25, 23};
+    const struct lab_band b = {"scenarios/lab2.json", "tests/data/lab2/captures", 0.28, 0.24, 1.25, 23};
     check_lab(&b);
 }
 
@@ -104,7 +104,7 @@ static void test_lab4(void **state)
 
 static void test_lab5(void **state)
 {
-    const struct lab_band b = {"scenarios/lab5.json", "tests/data/lab5/captures", 0.15, 0.16, 0.35, 6};
+    const struct lab_band b = {"scenarios/lab5.json", "tests/data/lab5/captures", 0.13, 0.14, 0.30, 6};
     check_lab(&b);
 }
 
