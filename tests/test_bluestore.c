@@ -315,6 +315,53 @@ static void test_rocksdb_options_parse(void **state)
     assert_true(rocksdb_options_parse("compression=kNoCompression,write_buffer_size", &t, &err) < 0);
     assert_non_null(strstr(err.msg, "'write_buffer_size' is not key=value"));
     assert_true(rocksdb_options_parse("write_buffer_size=0", &t, &err) < 0);
+    /* a flush takes min_write_buffer_number_to_merge full memtables: 1 (RocksDB's default,
+       Ceph's through 17.2), 6 in 18.2's string */
+    assert_int_equal(rocksdb_options_parse("write_buffer_size=16777216", &t, &err), 0);
+    assert_true(t.min_write_buffer_number_to_merge == 1);
+    struct ceph_options reef;
+    struct release_traits rt;
+    ceph_options_defaults(&reef);
+    assert_int_equal(release_parse("18.2.0", &rt, &err), 0);
+    assert_int_equal(ceph_options_apply_release(&reef, &rt, NULL, &err), 0);
+    assert_true(reef.rocksdb.min_write_buffer_number_to_merge == 6);
+    assert_true(rocksdb_options_parse("min_write_buffer_number_to_merge=0", &t, &err) < 0);
+}
+
+/*
+ * cluster.rocksdb_flushes on_fill: each OSD's memtables take
+ * bluestore_wal_bytes_per_txc (2,048 B) per committed txc and flush when they
+ * hold write_buffer_size x min_write_buffer_number_to_merge (here 1 MiB x 2 =
+ * 1,024 txcs), from rocksdb_memtable_fill of that at the start (0.5: the first
+ * after 512): floor(0.5 + commits / 1024) flushes per OSD, by hand, and the
+ * background threads' CPU goes with them (none before the first).  steady
+ * (the default): no flush, the CPU spread over every txc.
+ */
+static void test_rocksdb_flush_on_fill(void **state)
+{
+    const char *sets[] = {"cluster.rocksdb_flushes=on_fill", "cluster.rocksdb_memtable_fill=0.5",
+                          "ceph.bluestore_rocksdb_options=write_buffer_size=1048576,min_write_buffer_number_to_merge=2",
+                          "fio.iodepth=16", "sim.warmup_s=0"};
+    for (int mode = 0; mode < 2; mode++) {
+        struct scenario sc;
+        struct cluster *c = simulated_cluster(NULL, base_json, "test_bluestore.json", mode ? sets + 1 : sets,
+                                              mode ? 4 : 5, &sc);
+        uint64_t flushes = 0;
+        for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
+            const struct bluestore_perf *bp = cluster_bluestore_perf(c, i);
+            uint64_t commits = bp->commit_lat.avgcount;
+            uint64_t want = mode ? 0 : (uint64_t)floor(0.5 + (double)commits / 1024);
+            if (bp->rocksdb_flushes != want)
+                fail_msg("%s, osd.%u: %llu flushes after %llu commits, expected %llu", mode ? "steady" : "on_fill", i,
+                         (unsigned long long)bp->rocksdb_flushes, (unsigned long long)commits,
+                         (unsigned long long)want);
+            flushes += bp->rocksdb_flushes;
+        }
+        if (!mode)
+            assert_true(flushes >= 6); /* every OSD flushed at least once: the check above had work to do */
+        cluster_destroy(c);
+        scenario_free(&sc);
+    }
 }
 
 /*
@@ -606,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_rocksdb_build_type),
         cmocka_unit_test(test_memtable_insert_levels),
         cmocka_unit_test(test_rocksdb_options_parse),
+        cmocka_unit_test(test_rocksdb_flush_on_fill),
         cmocka_unit_test(test_memtable_inserts_on_kv_sync),
         cmocka_unit_test(test_kv_sync_bound_by_memtable),
         cmocka_unit_test(test_cache_size),

@@ -111,6 +111,10 @@ static const struct base bases[] = {
     {"writearound", "scenarios/qd1-latency.json",
      {SHORT, "fio.iodepth=16", "ceph.rbd_cache_writethrough_until_flush=false", "ceph.rbd_cache_max_dirty=16384"}},
     {"crimson", "scenarios/qd1-latency.json", {SHORT, "fio.iodepth=16", "ceph.release=crimson"}},
+    /* RocksDB flushing when small memtables fill (a flush every ~512 txcs of an OSD) */
+    {"rocksdb-fill", "scenarios/qd1-latency.json",
+     {SHORT, "fio.iodepth=16", "cluster.rocksdb_flushes=on_fill",
+      "ceph.bluestore_rocksdb_options=write_buffer_size=1048576"}},
     /* a copied-up clone before the fix: RWEXCL waits and re-dispatches */
     {"clone-excl", "scenarios/clone-serialisation.json", {SHORT, "fio.iodepth=16"}},
     /* a fresh clone without object map: guarded writes fail with -ENOENT */
@@ -227,6 +231,8 @@ static const struct {
     {"cost.osd_ec_encode_us_per_kib", {"ec"}},
     {"cost.bluestore_ec_rollback_keys_per_txc", {"ec"}},
     {"cost.bluestore_ec_rollback_us", {"ec"}},
+    /* where the memtables start matters only when they flush on filling */
+    {"cluster.rocksdb_memtable_fill", {"rocksdb-fill"}},
     {"cost.osd_redispatch_us", {"clone-excl"}},
     {"cost.osd_error_us", {"clone-nomap"}},
     /* the scheduler's timeslice only matters when threads wait for a core */

@@ -30,6 +30,7 @@ static const char *const governor_names[] = {"default", "performance", "ondemand
 static const char *const failure_domain_names[] = {"host", "osd", NULL};
 static const char *const pool_type_names[] = {"replicated", "erasure", NULL};
 static const char *const osd_cpus_scope_names[] = {"osd", "nvme", NULL};
+static const char *const rocksdb_flushes_names[] = {"steady", "on_fill", NULL};
 static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
                                           "write_flag", "object_map_skip", NULL};
 
@@ -70,6 +71,15 @@ const struct param_def scenario_cluster_params[] = {
     {"crush_map", PARAM_STRING, CL(crush_map), 0, 0, 0, "", NULL, NULL,
      "a real cluster's CRUSH map, `ceph osd crush dump --format json` (relative to the scenario): its hosts, "
      "OSDs, weights, classes and rules replace hosts, osds_per_host and failure_domain"},
+    {"rocksdb_flushes", PARAM_ENUM, CL(rocksdb_flushes), 0, 0, 0, NULL, rocksdb_flushes_names, NULL,
+     "when RocksDB's memtable flushes and the compactions after them cost CPU: steady = on every transaction "
+     "(cost.rocksdb_background_us_per_txc on the background threads), a long run's average; on_fill = in one "
+     "burst each time an OSD's memtables reach write_buffer_size x min_write_buffer_number_to_merge "
+     "(DBImpl::SwitchMemtable, FlushJob; ~cost.bluestore_wal_bytes_per_txc of memtable per txc), starting from "
+     "rocksdb_memtable_fill: a short run or a lightly written OSD, which may see none (the lab's 20 s runs at "
+     "1 k writes/s fill ~25 MB of Pacific's 256 MiB)"},
+    {"rocksdb_memtable_fill", PARAM_DOUBLE, CL(rocksdb_memtable_fill), 0, 0.999999, 0, NULL, NULL, "ratio",
+     "with rocksdb_flushes on_fill: how full each OSD's memtables are at the start, of what a flush takes"},
     PARAM_END,
 };
 
@@ -1164,6 +1174,8 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
         return sim_errf(err, -EINVAL, "%s: cluster.clients_on_osd_hosts: needs cluster.client_hosts 0 (it is %u)", sc->path,
                         spec->client_hosts);
     spec->osds_per_nvme = (uint32_t)sc->cluster.osds_per_nvme;
+    spec->rocksdb_flush_on_fill = sc->cluster.rocksdb_flushes == 1;
+    spec->rocksdb_memtable_fill = sc->cluster.rocksdb_memtable_fill;
     spec->osd_cpus = (uint32_t)sc->cluster.osd_cpus;
     spec->osd_cpus_smt = sc->cluster.osd_cpus_smt;
     spec->osd_cpus_per_nvme = sc->cluster.osd_cpus_scope == 1;

@@ -44,6 +44,8 @@ struct scenario_cluster {
     int governor;                   /* index in scenario_governor_names; 0 = profile default */
     int failure_domain;             /* 0 host, 1 osd */
     char crush_map[PARAM_STR_MAX];  /* `ceph osd crush dump --format json` of a real cluster, or "" */
+    int rocksdb_flushes;            /* 0 steady, 1 on_fill */
+    double rocksdb_memtable_fill;   /* on_fill: the memtables' fill at the start, of what a flush takes */
 };
 
 /* `ceph osd pool create NAME replicated|erasure` */

@@ -124,6 +124,8 @@ struct bluestore {
     struct store_env env;
     struct data_cache cache;
     double rocksdb_cpu;             /* RocksDB's CPU per unit of the cost table: 1, or 3 unoptimised */
+    double memtable_bytes;          /* on_fill: what the memtables hold towards the next flush */
+    double flush_bytes;             /* on_fill: what a flush takes (write_buffer_size x min to merge) */
     double memtable_key_us;         /* one key's memtable insert at this write_buffer_size (cost table units) */
     double kv_keys, kv_freelist_keys; /* keys per txc; the freelist's, per allocating txc (0 with NCB) */
     double batch_submit_us;         /* the batch's per-txc submit costs, summed (kv_submit) */
@@ -428,6 +430,8 @@ static void *bluestore_create(const struct store_env *env)
     double write_buffer_size = (double)env->opt->rocksdb.write_buffer_size;
     bs->memtable_key_us =
         k->rocksdb_memtable_insert_us * memtable_insert_levels(write_buffer_size, k->rocksdb_memtable_cached_bytes);
+    bs->flush_bytes = write_buffer_size * (double)env->opt->rocksdb.min_write_buffer_number_to_merge;
+    bs->memtable_bytes = env->rocksdb_memtable_fill * bs->flush_bytes;
     bs->kv_keys = k->bluestore_kv_keys_per_txc;
     bs->kv_freelist_keys = env->opt->bluestore_allocation_from_file ? 0 : k->bluestore_freelist_keys_per_txc;
     struct cpu_host *h = env->host;
@@ -473,6 +477,32 @@ static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint
 {
     struct bluestore *bs = obj;
     cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc * bs->rocksdb_cpu, rocksdb_bg_done, bs, 0);
+}
+
+/*
+ * RocksDB's background work for n more committed txcs.  steady: charged as it
+ * accrues, a long run's average.  on_fill: the memtables take
+ * bluestore_wal_bytes_per_txc a txc (the WriteBatch the WAL record holds) and
+ * when they reach write_buffer_size x min_write_buffer_number_to_merge
+ * (DBImpl::SwitchMemtable, then a FlushJob and the compactions it sets off)
+ * the work of that many txcs is submitted at once; the same CPU per txc in
+ * the long run, none before the first fill.
+ */
+static void rocksdb_background(struct bluestore *bs, uint64_t n)
+{
+    if (!bs->env.rocksdb_flush_on_fill) {
+        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
+        return;
+    }
+    double per_txc = bs->env.cost->bluestore_wal_bytes_per_txc;
+    if (per_txc <= 0)
+        return;
+    bs->memtable_bytes += (double)n * per_txc;
+    while (bs->memtable_bytes >= bs->flush_bytes) {
+        bs->memtable_bytes -= bs->flush_bytes;
+        bs->perf.rocksdb_flushes++;
+        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, (uint64_t)llround(bs->flush_bytes / per_txc));
+    }
 }
 
 /* ---- kv_sync / kv_final ---- */
@@ -627,7 +657,7 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
         n++;
     }
     if (n && bs->env.cost->rocksdb_background_us_per_txc > 0)
-        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
+        rocksdb_background(bs, n);
     if (deferred) {
         /* _deferred_queue: written to the final location in batches, later
            (one batch per OSD, not per OpSequencer); _kv_finalize_thread submits

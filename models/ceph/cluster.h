@@ -68,6 +68,10 @@ struct cluster_spec {
     /* with client_hosts 0: fio's job clones are dealt over every OSD host in
        turn (hyperconverged), not all on host 0 */
     bool clients_on_osd_hosts;
+    /* RocksDB's flushes and compactions: per txc (false) or when the memtables
+       fill, from rocksdb_memtable_fill of a flush's worth at the start */
+    bool rocksdb_flush_on_fill;
+    double rocksdb_memtable_fill;
     struct cpu_params cpu;
     struct nvme_params nvme;
     struct net_params net;

@@ -475,7 +475,7 @@ static bool rocksdb_uint(const char *v, size_t n, uint64_t *out)
 int rocksdb_options_parse(const char *text, struct rocksdb_tuning *t, struct sim_err *err)
 {
     /* RocksDB's own defaults (options.h) for what the string leaves out */
-    *t = (struct rocksdb_tuning){.write_buffer_size = 64u << 20};
+    *t = (struct rocksdb_tuning){.write_buffer_size = 64u << 20, .min_write_buffer_number_to_merge = 1};
     const char *p = text;
     while (*p) {
         /* RocksDBStore::ParseOptionsFromString: get_str_map(opt_str, ",\n;") */
@@ -496,10 +496,14 @@ int rocksdb_options_parse(const char *text, struct rocksdb_tuning *t, struct sim
             while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
                 ve--;
             size_t kn = (size_t)(ke - k), vn = (size_t)(ve - v);
-            /* the one key the model reads; RocksDB checks the others' names */
+            /* the keys the model reads; RocksDB checks the others' names */
             bool ok = true;
             if (kn == strlen("write_buffer_size") && !memcmp(k, "write_buffer_size", kn))
                 ok = rocksdb_uint(v, vn, &t->write_buffer_size) && t->write_buffer_size > 0;
+            else if (kn == strlen("min_write_buffer_number_to_merge") &&
+                     !memcmp(k, "min_write_buffer_number_to_merge", kn))
+                ok = rocksdb_uint(v, vn, &t->min_write_buffer_number_to_merge) &&
+                     t->min_write_buffer_number_to_merge > 0 && t->min_write_buffer_number_to_merge <= 1024;
             if (!ok)
                 return sim_errf(err, -EINVAL, "ceph.bluestore_rocksdb_options: %.*s: '%.*s' is not a valid value",
                                 (int)kn, k, (int)vn, v);

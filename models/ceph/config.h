@@ -40,6 +40,7 @@ enum rw_lock_rule {
  */
 struct rocksdb_tuning {
     uint64_t write_buffer_size;         /* bytes per memtable; RocksDB's default 64 MiB */
+    uint64_t min_write_buffer_number_to_merge; /* full memtables a flush takes at once; RocksDB's default 1 */
 };
 
 /* Parse a bluestore_rocksdb_options string ("k=v,k=v"; sizes may end in

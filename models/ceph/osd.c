@@ -779,7 +779,9 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     /* the classic OSD and Crimson's alienstore both run BlueStore here */
     o->store_ops = &bluestore_ops;
     struct store_env env = {.s = c->s, .host = h, .dev = dev, .opt = &c->spec.ceph, .cost = &c->spec.cost,
-                            .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o};
+                            .log_cost_us = c->log_cost_us, .committed = osd_txc_committed, .ctx = o,
+                            .rocksdb_flush_on_fill = c->spec.rocksdb_flush_on_fill,
+                            .rocksdb_memtable_fill = c->spec.rocksdb_memtable_fill};
     o->store = o->store_ops->create(&env);
     /* the messenger's local delivery thread, idle unless the OSD sends itself
        messages: made only then, after the others, so that a replicated

@@ -75,6 +75,7 @@ struct bluestore_perf {
     uint64_t bluestore_write_deferred, bluestore_write_deferred_bytes; /* every deferred write */
     uint64_t bluestore_txc;
     uint64_t kv_batches;            /* not in Ceph: kv_sync cycles, for batch size */
+    uint64_t rocksdb_flushes;       /* not in Ceph: memtable flushes (cluster.rocksdb_flushes on_fill) */
     /* throttle-bluestore_throttle_bytes: BlueStoreThrottle::try_start_transaction's get per
        txc, release_kv_throttle's one put per kv_sync batch */
     struct perf_throttle throttle_bytes;

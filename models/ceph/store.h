@@ -61,6 +61,11 @@ struct store_env {
     const struct ceph_options *opt;
     const struct stage_costs *cost;
     double log_cost_us;               /* gathered logging per stage (debug_* levels) */
+    /* RocksDB's flushes (cluster.rocksdb_flushes): false, their CPU per
+       transaction (a long run's average); true, in a burst each time the
+       memtables fill, from rocksdb_memtable_fill of that at the start */
+    bool rocksdb_flush_on_fill;
+    double rocksdb_memtable_fill;
     /* a transaction is durable: called on the store's finisher thread */
     void (*committed)(void *ctx, void *owner);
     void *ctx;
