@@ -62,9 +62,9 @@ struct member {
 };
 
 static const struct member m_client[] = {
-    {M_COST, "fio_submit_us"},      {M_COST, "fio_complete_us"},    {M_COST, "librbd_dispatch_us"}, {M_COST, "librbd_write_dispatch_us"},
-    {M_COST, "librbd_complete_us"}, {M_COST, "objecter_submit_us"}, {M_COST, "objecter_complete_us"},
-    {M_COST, "copyup_client_us"},   {0, NULL}};
+    {M_COST, "fio_submit_us"},      {M_COST, "fio_complete_us"},    {M_COST, "librbd_dispatch_us"},
+    {M_COST, "librbd_write_dispatch_us"}, {M_COST, "librbd_complete_us"}, {M_COST, "objecter_submit_us"},
+    {M_COST, "objecter_complete_us"}, {M_COST, "copyup_client_us"}, {0, NULL}};
 static const struct member m_msgr[] = {
     {M_COST, "msgr_tx_us"}, {M_COST, "msgr_rx_us"}, {M_NIC, "tcp_tx_cpu_us"}, {M_NIC, "tcp_rx_cpu_us"},
     {0, NULL}};

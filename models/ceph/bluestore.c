@@ -440,7 +440,8 @@ static void *bluestore_create(const struct store_env *env)
     cpu_pool_init(&bs->kv_final, h, "bstore_kv_final", 1);
     /* RocksDB's flush and compaction threads: 2 (max_background_compactions=2
        of 15.2-17.2; 18.2's max_background_jobs=4 is not modelled: the work is
-       CPU per txc, not jobs whose parallelism the count would bound) */
+       CPU per txc, or per filled memtable with cluster.rocksdb_flushes on_fill,
+       not jobs whose parallelism the count would bound) */
     cpu_pool_init(&bs->rocksdb_bg, h, "rocksdb:low", 2);
     throttle_init(&bs->throttle, 0, (uint64_t)env->opt->bluestore_throttle_bytes);
     bs->perf.throttle_bytes.max = (uint64_t)env->opt->bluestore_throttle_bytes;

@@ -73,9 +73,10 @@ const struct param_def ceph_option_params[] = {
      "the RocksDB options string BlueStore opens its DB with (set by ceph.release: 4 x 256 MiB memtables, "
      "min_write_buffer_number_to_merge 1 until 17.2; 64 x 16 MiB, merge 6, max_background_jobs 4 in 18.2 (PR 51900); "
      "LZ4 compression in 19.2). Read by the model: write_buffer_size (the skiplist the kv_sync thread inserts every "
-     "key into: cost.rocksdb_memtable_insert_us); a malformed pair is refused. Not read: write amplification and "
-     "L0/L1 sizing (min_write_buffer_number_to_merge, level0_*, max_bytes_for_level_*: compaction is CPU per txc), "
-     "the background job count (flush and compaction CPU runs on 2 threads), compression"},
+     "key into: cost.rocksdb_memtable_insert_us) and, with cluster.rocksdb_flushes on_fill, x "
+     "min_write_buffer_number_to_merge the memtable bytes a flush takes; a malformed pair is refused. Not read: "
+     "write amplification and L0/L1 sizing (level0_*, max_bytes_for_level_*: compaction is CPU per txc), the "
+     "background job count (flush and compaction CPU runs on 2 threads), compression"},
     B(bluestore_allocation_from_file, 0, "allocations kept in a file written at shutdown, not in RocksDB (NCB, 17.2+: "
       "true; absent, i.e. false, before): false puts BitmapFreelistManager's allocate/release keys in every allocating "
       "txc (cost.bluestore_freelist_keys_per_txc) (set by ceph.release)"),

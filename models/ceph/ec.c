@@ -168,6 +168,7 @@ static void subread_read(struct sim *s, struct cpu_thread *th, void *obj, uint64
     struct pg_local *pg = sub->pg;
     send_to_shard(c, sub->osd, op->osd, REPLY_BYTES + op->ec_chunk, reply_delivered, reply_local_rx, op,
                   sub->osd->id);
+    osd_op_history_queue(sub); /* the MOSDECSubOpRead's OpRequest, tracked like any op */
     osd_op_free(sub);
     mutexq_release(&pg->lock, s);
     cpu_thread_release(th);

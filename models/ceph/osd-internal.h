@@ -29,6 +29,8 @@ struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid);
 void osd_op_done(struct osd_op *op);
 /* Back to the pool without an op tracker record. */
 void osd_op_free(struct osd_op *op);
+/* OpHistory::insert: a finished op queued for the OSD's OpHistorySvc thread (none when the tracker is off). */
+void osd_op_history_queue(struct osd_op *op);
 /* The shard (thread pool) of op's PG. */
 struct cpu_pool *osd_op_shard(const struct osd_op *op);
 /* Take the PG lock for op on th; true = held now, else granted(th, op) later. */

@@ -160,12 +160,18 @@ void osd_op_done(struct osd_op *op)
     struct osd *o = op->osd;
     if (o->c->spec.ceph.osd_enable_op_tracker && o->c->measuring)
         optracker_finish(&o->tracker, &op->track);
-    if (o->history_svc) { /* OpHistory::insert: queued for OpHistorySvc */
-        o->history_svc->queued++;
-        if (op->kind == OSD_REPOP || op->flags.may_write)
-            o->history_svc->queued_writes++;
-    }
+    osd_op_history_queue(op);
     osd_op_free(op); /* nothing left to free if the history took it */
+}
+
+void osd_op_history_queue(struct osd_op *op)
+{
+    struct op_history_svc *h = op->osd->history_svc;
+    if (!h)
+        return;
+    h->queued++;
+    if (op->kind == OSD_REPOP || op->flags.may_write)
+        h->queued_writes++;
 }
 
 void osd_op_free(struct osd_op *op)
