@@ -15,6 +15,8 @@
  *    write deferred: bluestore_prefer_deferred_size 64 KiB),
  *  - erasure-coded pools: the roll-forward against tests/data/lab7 (k=2 m=1),
  *    and what scales with k (2, 4, 6) against tests/data/lab8 (8 OSDs),
+ *  - the OSDs' op-history thread against tests/data/lab9 (its wake-ups per I/O
+ *    follow its 1 ms poll, not the ops; none with the op tracker off),
  * each group simulated once with its first repetition's workload and compared
  * with the mean of its repetitions.  The test fails when the mean |error| of
  * IOPS or of clat mean over a capture set leaves its band, or one group leaves
@@ -598,6 +600,81 @@ static void test_lab8_ec_k_scaling(void **state)
     }
 }
 
+/* ---- lab9: the op-history thread's wake-ups ---- */
+
+/* A lab9 run's threads.json (tests/lab/client_threads.py): the OSDs' thread kind's
+   wake-ups per I/O of the window, 0 when the kind is absent. */
+static double lab9_osd_wakeups(const char *run, const char *kind)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/lab9/captures/%s/threads.json", run);
+    cJSON *root = read_perf_dump(path);
+    const cJSON *ios = cJSON_GetObjectItemCaseSensitive(root, "ios");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "osd"), kind);
+    if (!cJSON_IsNumber(ios) || ios->valuedouble <= 0)
+        fail_msg("%s: no ios", path);
+    double w = cJSON_IsArray(k) ? cJSON_GetArrayItem(k, 2)->valuedouble / ios->valuedouble : 0;
+    cJSON_Delete(root);
+    return w;
+}
+
+/*
+ * OpHistoryServiceThread polls its queue (usleep 1 ms, x4 after each empty
+ * look): its wake-ups per I/O follow time and load, not the op count.  The
+ * real 16.2.15 OSDs' (lab9, mean of two runs, the kit's history of 500 ops)
+ * against scenarios/lab5.json's, within 35 %: read QD=32 0.26 / 0.24, QD=1
+ * 0.73 / 0.72, write QD=32 1.32 / 0.92, QD=1 4.9 / 4.1 measured when built.
+ * With osd_enable_op_tracker off the real thread stays asleep (< 0.05 per
+ * I/O) and the model has none.
+ */
+static void test_lab9_op_history(void **state)
+{
+    const struct {
+        const char *run, *rw, *iodepth;
+    } w[] = {{"randread_qd32", "fio.rw=randread", "fio.iodepth=32"},
+             {"randread_qd1", "fio.rw=randread", "fio.iodepth=1"},
+             {"randwrite_qd32", "fio.rw=randwrite", "fio.iodepth=32"},
+             {"randwrite_qd1", "fio.rw=randwrite", "fio.iodepth=1"}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        double real = 0;
+        for (int r = 1; r <= 2; r++) {
+            char run[64];
+            snprintf(run, sizeof run, "%s_r%d", w[i].run, r);
+            real += lab9_osd_wakeups(run, "OpHistorySvc") / 2;
+        }
+        const char *sets[] = {w[i].rw, w[i].iodepth, "sim.duration_s=1", "sim.warmup_s=0.3"};
+        struct scenario sc;
+        struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, 4, &sc);
+        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+        uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+        double wakeups = 0;
+        for (uint32_t k = 0; k < nk; k++)
+            if (!strcmp(ts[k].name, "OpHistorySvc"))
+                wakeups = (double)ts[k].wakeups;
+        const struct job_result *jr = cluster_job_results(c);
+        int ddir = strstr(w[i].rw, "write") ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+        double sim = wakeups / (double)jr[0].dir[ddir].total_ios;
+        cluster_destroy(c);
+        scenario_free(&sc);
+        print_message("lab9 %s: OpHistorySvc wake-ups per I/O real %.3f, model %.3f\n", w[i].run, real, sim);
+        if (fabs(sim / real - 1) > 0.35)
+            fail_msg("lab9 %s: OpHistorySvc wakes %.3f times per I/O, the real OSDs %.3f", w[i].run, sim, real);
+    }
+    const char *off[] = {"tracker-off_randread_qd32_r1", "tracker-off_randread_qd32_r2",
+                         "tracker-off_randwrite_qd32_r1", "tracker-off_randwrite_qd32_r2"};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        assert_true(lab9_osd_wakeups(off[i], "OpHistorySvc") < 0.05);
+    const char *sets[] = {"fio.iodepth=32", "sim.duration_s=0.5", "ceph.osd_enable_op_tracker=false"};
+    struct scenario sc;
+    struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, 3, &sc);
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        assert_true(strcmp(ts[k].name, "OpHistorySvc"));
+    cluster_destroy(c);
+    scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_lab6_deferred_batching),
         cmocka_unit_test(test_lab7_ec_rollforward),
         cmocka_unit_test(test_lab8_ec_k_scaling),
+        cmocka_unit_test(test_lab9_op_history),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
