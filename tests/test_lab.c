@@ -645,12 +645,9 @@ static void test_lab9_op_history(void **state)
         const char *sets[] = {w[i].rw, w[i].iodepth, "sim.duration_s=1", "sim.warmup_s=0.3"};
         struct scenario sc;
         struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, 4, &sc);
-        struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-        uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
-        double wakeups = 0;
-        for (uint32_t k = 0; k < nk; k++)
-            if (!strcmp(ts[k].name, "OpHistorySvc"))
-                wakeups = (double)ts[k].wakeups;
+        struct cluster_thread_stats hist;
+        thread_kind_stats(c, "ceph-osd", "OpHistorySvc", &hist);
+        double wakeups = (double)hist.wakeups;
         const struct job_result *jr = cluster_job_results(c);
         int ddir = strstr(w[i].rw, "write") ? FIO_DDIR_WRITE : FIO_DDIR_READ;
         double sim = wakeups / (double)jr[0].dir[ddir].total_ios;
@@ -667,10 +664,8 @@ static void test_lab9_op_history(void **state)
     const char *sets[] = {"fio.iodepth=32", "sim.duration_s=0.5", "ceph.osd_enable_op_tracker=false"};
     struct scenario sc;
     struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, 3, &sc);
-    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
-    for (uint32_t k = 0; k < nk; k++)
-        assert_true(strcmp(ts[k].name, "OpHistorySvc"));
+    struct cluster_thread_stats hist;
+    assert_false(thread_kind_stats(c, "ceph-osd", "OpHistorySvc", &hist));
     cluster_destroy(c);
     scenario_free(&sc);
 }

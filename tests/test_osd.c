@@ -47,6 +47,7 @@
 #include "perfdump.h"
 #include "runner.h"
 #include "scenario.h"
+#include "testcluster.h"
 
 #define WALL_EPOCH_NS (1764460800LL * 1000000000LL)
 #define CLONE_ID "104b745b84f5" /* scenario_to_spec's image id */
@@ -693,15 +694,9 @@ struct history_use {
 
 static struct history_use history_use(struct cluster *c)
 {
-    struct history_use u = {0};
-    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
-    uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
-    for (uint32_t k = 0; k < nk; k++)
-        if (!strcmp(ts[k].name, "OpHistorySvc")) {
-            u.cpu_ns = ts[k].cpu_ns;
-            u.wakeups = (double)ts[k].wakeups;
-            u.threads = ts[k].threads;
-        }
+    struct cluster_thread_stats t;
+    thread_kind_stats(c, "ceph-osd", "OpHistorySvc", &t);
+    struct history_use u = {.cpu_ns = t.cpu_ns, .wakeups = (double)t.wakeups, .threads = t.threads};
     struct perf_sum p;
     perf_load(c, &p, true);
     u.osd_ops = p.op_w + p.op_r + p.op_rw + p.subop_w;

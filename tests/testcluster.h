@@ -5,6 +5,9 @@
 #ifndef CEPHSIM_TESTS_TESTCLUSTER_H
 #define CEPHSIM_TESTS_TESTCLUSTER_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "cluster.h"
 #include "scenario.h"
 
@@ -24,6 +27,22 @@ static inline struct cluster *simulated_cluster(const char *path, const char *js
         fail_msg("cluster: %s", err.msg);
     cluster_run(c, NULL, NULL);
     return c;
+}
+
+/* One thread kind's totals over the cluster (cluster_process_thread_stats):
+   false, and *out zeroed, when process has no thread of that name. */
+static inline bool thread_kind_stats(const struct cluster *c, const char *process, const char *name,
+                                     struct cluster_thread_stats *out)
+{
+    struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
+    uint32_t nk = cluster_process_thread_stats(c, process, ts, CLUSTER_THREAD_KINDS_MAX);
+    for (uint32_t k = 0; k < nk; k++)
+        if (!strcmp(ts[k].name, name)) {
+            *out = ts[k];
+            return true;
+        }
+    *out = (struct cluster_thread_stats){0};
+    return false;
 }
 
 #endif

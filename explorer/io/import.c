@@ -104,12 +104,13 @@ static bool jnum(const cJSON *o, const char *k, double *out)
 /* An erasure pool's k, m and stripe unit: its profile (`ceph osd
    erasure-code-profile get`, in osd_erasure_code_profiles.json by name), else
    from the pool itself: stripe_width = k x stripe unit, taken at its default
-   (osd_pool_erasure_code_stripe_unit 4096), and size = k + m. */
+   (the scenario's pool.stripe_unit default: osd_pool_erasure_code_stripe_unit),
+   and size = k + m. */
 static int ec_shape(struct ictx *c, const cJSON *pool, const char *path, double size, double *k, double *m,
                     double *unit, struct sim_err *err)
 {
     const char *name = jstr(pool, "pool_name"), *prof = jstr(pool, "erasure_code_profile");
-    double width = 0;
+    double width = 0, default_unit = param_find(scenario_pool_params, "stripe_unit")->def;
     jnum(pool, "stripe_width", &width);
     char ppath[1300];
     if (prof && file_in(c->o->dir, "osd_erasure_code_profiles.json", ppath, sizeof ppath)) {
@@ -119,7 +120,7 @@ static int ec_shape(struct ictx *c, const cJSON *pool, const char *path, double 
         const cJSON *pr = cJSON_GetObjectItemCaseSensitive(all, prof);
         bool ok = cJSON_IsObject(pr) && jnum(pr, "k", k) && jnum(pr, "m", m);
         if (ok && !jnum(pr, "stripe_unit", unit))
-            *unit = width > 0 ? width / *k : 4096;
+            *unit = width > 0 ? width / *k : default_unit;
         cJSON_Delete(all);
         if (!ok)
             return sim_errf(err, -EINVAL, "%s: \"%s\": the profile of pool '%s' with its k and m is missing", ppath,
@@ -128,15 +129,15 @@ static int ec_shape(struct ictx *c, const cJSON *pool, const char *path, double 
              *m, *unit);
         return 0;
     }
-    *unit = 4096;
+    *unit = default_unit;
     *k = width / *unit;
     *m = size - *k;
     if (width <= 0 || *k != floor(*k) || *k < 2 || *m < 1)
         return sim_errf(err, -EINVAL, "%s: pool '%s' is erasure-coded, but its stripe_width %.0f and size %.0f give no "
                         "k and m: add osd_erasure_code_profiles.json (tests/lab/cluster_facts.sh)", path, name, width,
                         size);
-    note(c, "assumed: pool '%s' is erasure-coded with k=%.0f m=%.0f (stripe_width %.0f / a 4096-byte stripe unit, "
-            "size - k): no osd_erasure_code_profiles.json", name, *k, *m, width);
+    note(c, "assumed: pool '%s' is erasure-coded with k=%.0f m=%.0f (stripe_width %.0f / a %.0f-byte stripe unit, "
+            "size - k): no osd_erasure_code_profiles.json", name, *k, *m, width, *unit);
     return 0;
 }
 
@@ -887,9 +888,9 @@ static int read_images(struct ictx *c, struct sim_err *err)
     snprintf(c->image_name, sizeof c->image_name, "%s", iname);
     if (jstr(img, "data_pool") && (rc = follow_data_pool(c, iname, jstr(img, "data_pool"), err)) < 0)
         goto out;
+    const char *which = n == 1 ? "the only image" : c->o->image ? "chosen" : names;
     note(c, "taken: image '%s' (%s%s): %.3g GiB, order %.0f, %s%s%s", iname,
-         !c->o->image && n > 1 ? "the first of " : "", n > 1 ? (c->o->image ? "chosen" : names) : "the only image", size / 1073741824.0, order,
-         lock ? "exclusive-lock" : "no exclusive-lock", omap ? ", object-map" : "", clone ? ", a clone" : "");
+         !c->o->image && n > 1 ? "the first of " : "", which, size / 1073741824.0, order, lock ? "exclusive-lock" : "no exclusive-lock", omap ? ", object-map" : "", clone ? ", a clone" : "");
     if (n > 1 && !c->o->image)
         note(c, "assumed: fio writes to image '%s': choose another with --image (images: %s)", iname, names);
     if (clone)

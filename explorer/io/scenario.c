@@ -1174,7 +1174,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
         return sim_errf(err, -EINVAL, "%s: cluster.clients_on_osd_hosts: needs cluster.client_hosts 0 (it is %u)", sc->path,
                         spec->client_hosts);
     spec->osds_per_nvme = (uint32_t)sc->cluster.osds_per_nvme;
-    spec->rocksdb_flush_on_fill = sc->cluster.rocksdb_flushes == 1;
+    spec->rocksdb_flush_on_fill = sc->cluster.rocksdb_flushes == SCENARIO_ROCKSDB_ON_FILL;
     spec->rocksdb_memtable_fill = sc->cluster.rocksdb_memtable_fill;
     spec->osd_cpus = (uint32_t)sc->cluster.osd_cpus;
     spec->osd_cpus_smt = sc->cluster.osd_cpus_smt;

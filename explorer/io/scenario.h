@@ -44,9 +44,12 @@ struct scenario_cluster {
     int governor;                   /* index in scenario_governor_names; 0 = profile default */
     int failure_domain;             /* 0 host, 1 osd */
     char crush_map[PARAM_STR_MAX];  /* `ceph osd crush dump --format json` of a real cluster, or "" */
-    int rocksdb_flushes;            /* 0 steady, 1 on_fill */
+    int rocksdb_flushes;            /* enum scenario_rocksdb_flushes: an index in rocksdb_flushes_names */
     double rocksdb_memtable_fill;   /* on_fill: the memtables' fill at the start, of what a flush takes */
 };
+
+/* cluster.rocksdb_flushes: when RocksDB's background work is charged */
+enum scenario_rocksdb_flushes { SCENARIO_ROCKSDB_STEADY, SCENARIO_ROCKSDB_ON_FILL };
 
 /* `ceph osd pool create NAME replicated|erasure` */
 enum scenario_pool_type { SCENARIO_POOL_REPLICATED, SCENARIO_POOL_ERASURE };

@@ -103,7 +103,9 @@ struct op_history_svc {
     sim_time_t sleep_ns;        /* sleep_time */
 };
 
-/* Linux's default timer slack of a SCHED_OTHER thread: a usleep lasts this much longer */
+/* Linux's default timer slack of a SCHED_OTHER thread (init_task's timer_slack_ns, 50 us;
+   prctl PR_GET_TIMERSLACK): a usleep's timer may fire up to this much late; the model
+   takes all of it */
 #define USLEEP_SLACK_NS (50 * SIM_NS_PER_US)
 #define OP_HISTORY_SLEEP_MIN_NS SIM_NS_PER_MS
 #define OP_HISTORY_SLEEP_GROW_BELOW_NS (128 * SIM_NS_PER_MS)
