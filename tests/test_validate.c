@@ -403,6 +403,56 @@ static void real_lab_capture_imports(void **state)
  * 2,516 I/Os = 5,612.082671 us, no wake-ups.  A cephsim run's sim.json gives
  * its summary; the rows are shown unchecked unless a tolerance is asked for.
  */
+/*
+ * Other processes' CPU beside the cluster (cpu_snap.py's "others"): a
+ * synthetic pair by hand, then lab10's run beside two busy loops, whose
+ * figure /proc/stat bounds independently.
+ */
+static void foreign_load_of_a_capture(void **state)
+{
+    (void)state;
+    char dir[] = "out/test_validate_foreign.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put_fio(dir, 500, 2000, 1900, 4000, 1000);
+    /* 10 s at 100 ticks/s: "stress" 800 ticks = 0.8 cores, "bash" 50 = 0.05; the
+       kworker is the kernel's (left out), pid 40 was another program at the start
+       (a reused pid: left out), pid 50 was not there at the start */
+    testfs_put(dir, "cpu_before.json",
+               "{\"time\": 100.0, \"clk_tck\": 100, \"daemons\": {\"osd.0\": 0}, \"others\": {"
+               "\"10\": [\"stress\", 1000], \"20\": [\"bash\", 5], \"30\": [\"kworker/0:1-events\", 0],"
+               "\"40\": [\"make\", 7]}}");
+    testfs_put(dir, "cpu_after.json",
+               "{\"time\": 110.0, \"clk_tck\": 100, \"daemons\": {\"osd.0\": 300}, \"others\": {"
+               "\"10\": [\"stress\", 1800], \"20\": [\"bash\", 55], \"30\": [\"kworker/0:1-events\", 900],"
+               "\"40\": [\"cc1\", 400], \"50\": [\"ld\", 300]}}");
+    struct sim_err err = {0};
+    struct validate_capture c;
+    assert_int_equal(validate_capture_load(dir, &c, &err), 0);
+    assert_true(fabs(c.foreign_cores - 0.85) < 1e-9);
+    assert_string_equal(c.foreign_top, "stress");
+    validate_capture_free(&c);
+    /* a cephsim output has no snapshot: unknown, not zero */
+    char sdir[] = "out/test_validate_foreign_sim.XXXXXX";
+    assert_non_null(mkdtemp(sdir));
+    put_fio(sdir, 500, 2000, 1900, 4000, 1000);
+    assert_int_equal(validate_capture_load(sdir, &c, &err), 0);
+    assert_true(isnan(c.foreign_cores));
+    validate_capture_free(&c);
+    /* two nice-0 busy loops beside the lab: 1.038 cores by the processes' ticks
+       (sh 0.528); /proc/stat bounds it: the machine's busy time less the Ceph
+       daemons' (1.97 - 0.72 cores) holds fio and the kernel too (0.33 cores in
+       the unloaded run of the same workload) */
+    const char *loaded = "tests/data/lab10/captures/hog2_randw-qd1_sched-simple_r1";
+    assert_int_equal(validate_capture_load(loaded, &c, &err), 0);
+    assert_true(fabs(c.foreign_cores - 1.038221) < 1e-6);
+    assert_string_equal(c.foreign_top, "sh");
+    assert_true(c.foreign_cores < 1.97 - 0.72 && c.foreign_cores > 1.97 - 0.72 - 0.33 - 0.1);
+    validate_capture_free(&c);
+    assert_int_equal(validate_capture_load("tests/data/lab10/captures/hog0_randw-qd1_sched-simple_r1", &c, &err), 0);
+    assert_true(c.foreign_cores < 0.02);
+    validate_capture_free(&c);
+}
+
 static void osd_cpu_and_wakeups_per_io(void **state)
 {
     (void)state;
@@ -507,6 +557,7 @@ int main(void)
         cmocka_unit_test(compare_flags_what_is_outside),
         cmocka_unit_test(mismatched_workloads_are_named),
         cmocka_unit_test(osd_cpu_and_wakeups_per_io),
+        cmocka_unit_test(foreign_load_of_a_capture),
         cmocka_unit_test(capture_load_and_workload),
         cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(cdf_plot_files),

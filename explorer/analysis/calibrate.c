@@ -1038,6 +1038,11 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         cur->real_lat_max = fmax(cur->real_lat_max, real.lat_mean_us);
         cur->real_hit_bytes += real.cache_hit_bytes;
         cur->real_read_bytes += real.cache_hit_bytes + real.cache_miss_bytes;
+        if (isfinite(real.foreign_cores)) {
+            cur->foreign_cores += real.foreign_cores;
+            if (!cur->foreign_reps++ || real.foreign_cores > cur->foreign_cores / cur->foreign_reps)
+                snprintf(cur->foreign_top, sizeof cur->foreign_top, "%s", real.foreign_top);
+        }
         validate_capture_free(&real);
     }
     for (int k = 0; k < ng; k++) {
@@ -1046,6 +1051,7 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         g[k].err_iops = validate_rel_error(g[k].sim_iops, g[k].real_iops);
         g[k].err_lat = validate_rel_error(g[k].sim_lat, g[k].real_lat);
         g[k].real_cache_hit = g[k].real_read_bytes > 0 ? g[k].real_hit_bytes / g[k].real_read_bytes : -1;
+        g[k].foreign_cores = g[k].foreign_reps ? g[k].foreign_cores / g[k].foreign_reps : NAN;
     }
     for (size_t i = 0; i < n_runs; i++)
         free(runs[i]);
@@ -1099,6 +1105,13 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
                         "(bluestore_buffer_hit_bytes; fio's randrepeat=1 re-reads the previous run's offsets: drop the "
                         "OSDs' caches or use randrepeat=0 for a cold capture)\n",
                     g[i].name, 100 * g[i].real_cache_hit, 100 * fmax(g[i].sim_cache_hit, 0));
+    /* a capture taken while other work ran on the machine is not the unloaded
+       host simulated (tests/data/lab10) */
+    for (int i = 0; i < n; i++)
+        if (g[i].foreign_cores >= VALIDATE_FOREIGN_NOTE)
+            fprintf(fp, "  %s: other processes used %.2f cores beside the cluster (busiest: %s; cpu_before/after.json): "
+                        "the model has the cores to itself (tests/data/lab10)\n",
+                    g[i].name, g[i].foreign_cores, g[i].foreign_top);
 }
 
 static void usage(FILE *f)

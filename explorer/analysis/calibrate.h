@@ -142,6 +142,11 @@ struct calibrate_group {
        over hit + miss, all OSDs; the real one over every repetition); -1: no reads */
     double real_cache_hit, sim_cache_hit;
     double real_hit_bytes, real_read_bytes;
+    /* cores other processes used beside the cluster, mean over the repetitions that
+       recorded it (validate_capture's foreign_cores; NAN: none did), and the busiest */
+    double foreign_cores;
+    int foreign_reps;
+    char foreign_top[64];
 };
 int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struct calibrate_group **groups,
                           int *n_groups, struct sim_err *err);

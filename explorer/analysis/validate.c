@@ -607,6 +607,52 @@ static int osd_cpu_between(struct validate_capture *cap, const char *pa, const c
     return 0;
 }
 
+/* The kernel's own threads (children of kthreadd): per-CPU workers, softirq,
+   block and journal threads do the cluster's I/O, not someone else's work. */
+static bool kernel_thread_comm(const char *comm)
+{
+    static const char *const prefix[] = {"kworker", "ksoftirqd", "irq/", "rcu", "migration", "cpuhp", "kthreadd",
+                                         "jbd2", "kswapd", "kcompactd", "khugepaged", "kdamond", "watchdog",
+                                         "idle_inject", "pool_workqueue", "kblockd", "writeback", "oom_reaper",
+                                         "kauditd", "khungtaskd", "ksmd", "kthrotld", "scsi_", "loop"};
+    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+        if (!strncmp(comm, prefix[i], strlen(prefix[i])))
+            return true;
+    return false;
+}
+
+/*
+ * Other processes' CPU over the run (cpu_snap.py's "others": pid -> [comm,
+ * utime + stime ticks]): processes alive at both snapshots under the same
+ * name, in cores; the busiest named in foreign_top.  Processes started and
+ * ended within the run are not seen, so this is a lower bound.
+ */
+static void foreign_between(struct validate_capture *cap, const cJSON *a, const cJSON *b)
+{
+    const cJSON *oa = cJSON_GetObjectItemCaseSensitive(a, "others"), *ob = cJSON_GetObjectItemCaseSensitive(b, "others");
+    double tck = json_num(a, "clk_tck"), dt = json_num(b, "time") - json_num(a, "time");
+    if (!cJSON_IsObject(oa) || !cJSON_IsObject(ob) || !(tck > 0) || !(dt > 0))
+        return;
+    double total = 0, top = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, ob) {
+        const cJSON *p0 = cJSON_GetObjectItemCaseSensitive(oa, p->string);
+        const cJSON *comm = cJSON_GetArrayItem(p, 0), *comm0 = cJSON_GetArrayItem(p0, 0);
+        const cJSON *t = cJSON_GetArrayItem(p, 1), *t0 = cJSON_GetArrayItem(p0, 1);
+        if (!cJSON_IsString(comm) || !cJSON_IsString(comm0) || strcmp(comm->valuestring, comm0->valuestring) ||
+            !cJSON_IsNumber(t) || !cJSON_IsNumber(t0) || t->valuedouble < t0->valuedouble ||
+            kernel_thread_comm(comm->valuestring))
+            continue;
+        double cores = (t->valuedouble - t0->valuedouble) / tck / dt;
+        total += cores;
+        if (cores > top) {
+            top = cores;
+            snprintf(cap->foreign_top, sizeof cap->foreign_top, "%s", comm->valuestring);
+        }
+    }
+    cap->foreign_cores = total;
+}
+
 /*
  * The OSDs' CPU and wake-ups per fio I/O, in total and per thread kind: from
  * the lab kit's cpu_before/after.json, else from a cephsim run's sim.json
@@ -615,6 +661,7 @@ static int osd_cpu_between(struct validate_capture *cap, const char *pa, const c
 static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
 {
     cap->osd_cpu_us_per_io = cap->osd_wakeups_per_io = NAN;
+    cap->foreign_cores = NAN;
     cap->n_threads = 0;
     char pa[1100], pb[1100];
     snprintf(pa, sizeof pa, "%s/cpu_before.json", cap->dir);
@@ -630,6 +677,7 @@ static int load_osd_cpu(struct validate_capture *cap, struct sim_err *err)
             return err ? err->code : -EINVAL;
         }
         double cpu_ns, sleeps;
+        foreign_between(cap, a, b);
         int rc = osd_cpu_between(cap, pa, a, pb, b, &cpu_ns, &sleeps, err);
         cJSON_Delete(a);
         cJSON_Delete(b);
@@ -1192,6 +1240,10 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
     describe(f, "sim ", sim);
     if (real->ops_biased || sim->ops_biased)
         fprintf(f, "  note: a tail dump holds only the slowest ops: its stage distributions are biased\n");
+    if (real->foreign_cores >= VALIDATE_FOREIGN_NOTE)
+        fprintf(f, "  note: other processes used %.2f cores beside the cluster during the real run (busiest: %s; "
+                   "cpu_before/after.json): the model has the cores to itself (tests/data/lab10)\n",
+                real->foreign_cores, real->foreign_top);
     for (int i = 0; i < rep->n_mismatch; i++)
         fprintf(f, "  WARNING: the two sides ran different workloads: %s\n", rep->mismatch[i]);
     fprintf(f, "\n%-38s %10s %10s %9s %17s %10s  %s\n", "metric (stages: median us)", "real", "sim",
@@ -1241,6 +1293,7 @@ cJSON *validate_report_json(const struct validate_capture *real, const struct va
     cJSON_AddStringToObject(j, "real", real->dir);
     cJSON_AddStringToObject(j, "sim", sim->dir);
     cJSON_AddBoolToObject(j, "pass", rep->pass);
+    add_num(j, "real_foreign_cores", real->foreign_cores);
     cJSON_AddNumberToObject(j, "checked", rep->n_checked);
     cJSON_AddNumberToObject(j, "failed", rep->n_failed);
     cJSON *mm = cJSON_AddArrayToObject(j, "workload_mismatch");

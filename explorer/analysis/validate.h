@@ -54,6 +54,9 @@ enum validate_metric {
 #define VALIDATE_MAX_THREAD_KINDS 48
 
 /* What one directory holds, reduced to the compared quantities. */
+/* Foreign load worth a note (cores): below it, the machine's own agents and shells. */
+#define VALIDATE_FOREIGN_NOTE 0.1
+
 struct validate_capture {
     char dir[1024];
     /* fio.json */
@@ -67,6 +70,12 @@ struct validate_capture {
        cpu_before/after.json (tests/lab/cpu_snap.py; wake-ups only from its per-thread
        figures), a cephsim run's sim.json summary */
     double osd_cpu_us_per_io, osd_wakeups_per_io;
+    /* cores that other processes of the machine used beside the cluster during the run
+       (cpu_before/after.json's "others": user processes alive at both snapshots, the
+       kernel's own threads left out), and the busiest of them; NAN when not recorded.
+       The model has the hosts' cores to itself (tests/data/lab10) */
+    double foreign_cores;
+    char foreign_top[64];
     /* the same per thread kind (the thread's name without its number: msgr-worker-1 ->
        msgr-worker), where the side says (the kit's per-thread figures, sim.json's
        osd_threads_per_op); first come first */
