@@ -17,6 +17,8 @@
  *    and what scales with k (2, 4, 6) against tests/data/lab8 (8 OSDs),
  *  - the OSDs' op-history thread against tests/data/lab9 (its wake-ups per I/O
  *    follow its 1 ms poll, not the ops; none with the op tracker off),
+ *  - scenarios/lab5.json against tests/data/lab10's runs without foreign load
+ *    (the same runs beside busy loops are printed: the model has none),
  * each group simulated once with its first repetition's workload and compared
  * with the mean of its repetitions.  The test fails when the mean |error| of
  * IOPS or of clat mean over a capture set leaves its band, or one group leaves
@@ -600,56 +602,6 @@ static void test_lab8_ec_k_scaling(void **state)
     }
 }
 
-/* ---- lab10: the same VM with and without someone else's load ---- */
-
-/*
- * tests/data/lab10: the kit's cluster on an idle VM, then beside 1 and 2 busy
- * loops at nice 0 (tests/lab/foreign_load.sh).  The model has no foreign load,
- * so it is held to the unloaded runs (hog0_*: randwrite QD=1 and 16, randread
- * QD=1; IOPS +4.9 / +20.5 / +15.9 %, clat -3.0 / -19.2 / -11.2 % when this
- * test was written) and to SCHED_RR beside two loops, which the loops barely
- * slowed (-6 %).  The loaded runs are printed: the model's IOPS error grows
- * with the load (+57 / +61 / +29 % with two loops), which is what the lab sets'
- * nice -10 groups show (docs/fidelity.md).
- */
-static void test_lab10_unloaded(void **state)
-{
-    const char *dir = "tests/data/lab10/captures";
-    struct calibrate_opts o;
-    calibrate_opts_defaults(&o);
-    o.scenario = "scenarios/lab5.json";
-    o.log = NULL;
-    struct calibrate_group *g;
-    int n;
-    struct sim_err err = {0};
-    if (calibrate_compare_dir(&o, dir, &g, &n, &err) < 0)
-        fail_msg("%s", err.msg);
-    calibrate_compare_print(stdout, o.scenario, dir, g, n);
-    double sum_iops = 0, sum_lat = 0;
-    int n_quiet = 0;
-    for (int i = 0; i < n; i++) {
-        /* the loops' CPU is measured, the unloaded runs' is the VM's own agent */
-        if (!strncmp(g[i].name, "hog0_", 5))
-            assert_true(g[i].foreign_cores < 0.05);
-        else
-            assert_true(g[i].foreign_cores > 0.4);
-        bool quiet = !strncmp(g[i].name, "hog0_", 5) || strstr(g[i].name, "_rt") != NULL;
-        if (!quiet)
-            continue;
-        n_quiet++;
-        sum_iops += fabs(g[i].err_iops);
-        sum_lat += fabs(g[i].err_lat);
-        if (fabs(g[i].err_iops) > 0.25 || fabs(g[i].err_lat) > 0.25)
-            fail_msg("%s: IOPS %+.1f%%, clat %+.1f%% (band 25%%)", g[i].name, 100 * g[i].err_iops,
-                     100 * g[i].err_lat);
-    }
-    free(g);
-    assert_int_equal(n_quiet, 4);
-    if (sum_iops / n_quiet > 0.16 || sum_lat / n_quiet > 0.14)
-        fail_msg("lab10 without foreign load: mean |error| IOPS %.1f%% (band 16%%), clat %.1f%% (band 14%%)",
-                 100 * sum_iops / n_quiet, 100 * sum_lat / n_quiet);
-}
-
 /* ---- lab9: the op-history thread's wake-ups ---- */
 
 /* A lab9 run's threads.json (tests/lab/client_threads.py): the OSDs' thread kind's
@@ -718,6 +670,56 @@ static void test_lab9_op_history(void **state)
     assert_false(thread_kind_stats(c, "ceph-osd", "OpHistorySvc", &hist));
     cluster_destroy(c);
     scenario_free(&sc);
+}
+
+/* ---- lab10: the same VM with and without someone else's load ---- */
+
+/*
+ * tests/data/lab10: the kit's cluster on an idle VM, then beside 1 and 2 busy
+ * loops at nice 0 (tests/lab/foreign_load.sh).  The model has no foreign load,
+ * so it is held to the unloaded runs (hog0_*: randwrite QD=1 and 16, randread
+ * QD=1; IOPS +4.9 / +20.5 / +15.9 %, clat -3.0 / -19.2 / -11.2 % when this
+ * test was written) and to SCHED_RR beside two loops, which the loops barely
+ * slowed (-6 %).  The loaded runs are printed: the model's IOPS error grows
+ * with the load (+57 / +61 / +29 % with two loops), which is what the lab sets'
+ * nice -10 groups show (docs/fidelity.md).
+ */
+static void test_lab10_unloaded(void **state)
+{
+    const char *dir = "tests/data/lab10/captures";
+    struct calibrate_opts o;
+    calibrate_opts_defaults(&o);
+    o.scenario = "scenarios/lab5.json";
+    o.log = NULL;
+    struct calibrate_group *g;
+    int n;
+    struct sim_err err = {0};
+    if (calibrate_compare_dir(&o, dir, &g, &n, &err) < 0)
+        fail_msg("%s", err.msg);
+    calibrate_compare_print(stdout, o.scenario, dir, g, n);
+    double sum_iops = 0, sum_lat = 0;
+    int n_quiet = 0;
+    for (int i = 0; i < n; i++) {
+        /* the loops' CPU is measured, the unloaded runs' is the VM's own agent */
+        if (!strncmp(g[i].name, "hog0_", 5))
+            assert_true(g[i].foreign_cores < 0.05);
+        else
+            assert_true(g[i].foreign_cores > 0.4);
+        bool quiet = !strncmp(g[i].name, "hog0_", 5) || strstr(g[i].name, "_rt") != NULL;
+        if (!quiet)
+            continue;
+        n_quiet++;
+        sum_iops += fabs(g[i].err_iops);
+        sum_lat += fabs(g[i].err_lat);
+        if (fabs(g[i].err_iops) > 0.25 || fabs(g[i].err_lat) > 0.25)
+            fail_msg("%s: IOPS %+.1f%%, clat %+.1f%% (band 25%%)", g[i].name, 100 * g[i].err_iops,
+                     100 * g[i].err_lat);
+    }
+    free(g);
+    assert_int_equal(n_quiet, 4);
+    if (sum_iops / n_quiet > 0.16 || sum_lat / n_quiet > 0.14)
+        fail_msg("lab10 without foreign load: mean |error| IOPS %.1f%% (band 16%%), clat %.1f%% (band 14%%)",
+                 100 * sum_iops / n_quiet, 100 * sum_lat / n_quiet);
 }
 
 int main(void)

@@ -1,7 +1,8 @@
 /*
  * test_validate.c - cephsim validate: its error metrics on known inputs (KS distance,
  * relative errors, medians), tolerance parsing, capture loading and workload inference
- * from small directories written here, exit codes of the command, and the import of the
+ * from small directories written here, the foreign load a capture ran beside, exit
+ * codes of the command, and the import of the
  * real lab captures (skipped when ../shared/data is absent).
  */
 #include <stdarg.h>
@@ -395,15 +396,6 @@ static void real_lab_capture_imports(void **state)
 }
 
 /*
- * The OSDs' CPU and wake-ups per fio I/O.  Expected values computed apart, by
- * tests/lab/threads.py (Python) on the same files: lab5's QD=1 randwrite r1
- * 3,381.857041 us and 80.496757 wake-ups over its 6,013 I/Os, QD=16 randread
- * 187.194723 us and 5.251650 over 133,610; lab2's captures predate the
- * per-thread figures: CPU from the daemons' ticks, 1,412 ticks at 100 Hz over
- * 2,516 I/Os = 5,612.082671 us, no wake-ups.  A cephsim run's sim.json gives
- * its summary; the rows are shown unchecked unless a tolerance is asked for.
- */
-/*
  * Other processes' CPU beside the cluster (cpu_snap.py's "others"): a
  * synthetic pair by hand, then lab10's run beside two busy loops, whose
  * figure /proc/stat bounds independently.
@@ -453,6 +445,15 @@ static void foreign_load_of_a_capture(void **state)
     validate_capture_free(&c);
 }
 
+/*
+ * The OSDs' CPU and wake-ups per fio I/O.  Expected values computed apart, by
+ * tests/lab/threads.py (Python) on the same files: lab5's QD=1 randwrite r1
+ * 3,381.857041 us and 80.496757 wake-ups over its 6,013 I/Os, QD=16 randread
+ * 187.194723 us and 5.251650 over 133,610; lab2's captures predate the
+ * per-thread figures: CPU from the daemons' ticks, 1,412 ticks at 100 Hz over
+ * 2,516 I/Os = 5,612.082671 us, no wake-ups.  A cephsim run's sim.json gives
+ * its summary; the rows are shown unchecked unless a tolerance is asked for.
+ */
 static void osd_cpu_and_wakeups_per_io(void **state)
 {
     (void)state;

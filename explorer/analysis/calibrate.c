@@ -1040,8 +1040,10 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         cur->real_read_bytes += real.cache_hit_bytes + real.cache_miss_bytes;
         if (isfinite(real.foreign_cores)) {
             cur->foreign_cores += real.foreign_cores;
-            if (!cur->foreign_reps++ || real.foreign_cores > cur->foreign_cores / cur->foreign_reps)
+            if (!cur->foreign_reps++ || real.foreign_cores > cur->foreign_max) {
+                cur->foreign_max = real.foreign_cores;
                 snprintf(cur->foreign_top, sizeof cur->foreign_top, "%s", real.foreign_top);
+            }
         }
         validate_capture_free(&real);
     }

@@ -143,8 +143,9 @@ struct calibrate_group {
     double real_cache_hit, sim_cache_hit;
     double real_hit_bytes, real_read_bytes;
     /* cores other processes used beside the cluster, mean over the repetitions that
-       recorded it (validate_capture's foreign_cores; NAN: none did), and the busiest */
-    double foreign_cores;
+       recorded it (validate_capture's foreign_cores; NAN: none did); the busiest process
+       of the most loaded repetition */
+    double foreign_cores, foreign_max;
     int foreign_reps;
     char foreign_top[64];
 };

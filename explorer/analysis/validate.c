@@ -607,8 +607,9 @@ static int osd_cpu_between(struct validate_capture *cap, const char *pa, const c
     return 0;
 }
 
-/* The kernel's own threads (children of kthreadd): per-CPU workers, softirq,
-   block and journal threads do the cluster's I/O, not someone else's work. */
+/* The kernel's own threads (children of kthreadd; by name, as cpu_snap.py
+   records no parent): per-CPU workers, softirq, block and journal threads do
+   the cluster's I/O, not someone else's work. */
 static bool kernel_thread_comm(const char *comm)
 {
     static const char *const prefix[] = {"kworker", "ksoftirqd", "irq/", "rcu", "migration", "cpuhp", "kthreadd",

@@ -53,10 +53,10 @@ enum validate_metric {
 
 #define VALIDATE_MAX_THREAD_KINDS 48
 
-/* What one directory holds, reduced to the compared quantities. */
 /* Foreign load worth a note (cores): below it, the machine's own agents and shells. */
 #define VALIDATE_FOREIGN_NOTE 0.1
 
+/* What one directory holds, reduced to the compared quantities. */
 struct validate_capture {
     char dir[1024];
     /* fio.json */

@@ -11,8 +11,9 @@
 # Each foreign process is a busy loop (`sh -c 'while :; do :; done'`: user-mode CPU only, no
 # system calls); their PIDs are recorded in OUTDIR/hogs-K.pids and killed after the pass.
 # Run directories are named hogK_<workload>_sched-<s>_r<rep> (image noparent); capture.sh
-# records /proc/stat and every lab thread's CPU before and after each run, so the foreign
-# CPU actually taken is (busy - lab daemons - fio) in cpu_before/after.json.
+# records /proc/stat, every lab thread's CPU and every other process's before and after
+# each run, so the loops' CPU actually taken is in cpu_before/after.json ("others"), which
+# `cephsim validate` and `calibrate --compare` report (foreign_cores).
 set -eu
 OUT="${1:?usage: foreign_load.sh OUTDIR}"
 HOGS="${HOGS:-0 1 2}"
