@@ -409,12 +409,18 @@ static void foreign_load_of_a_capture(void **state)
     /* 10 s at 100 ticks/s: "stress" 800 ticks = 0.8 cores, "bash" 50 = 0.05; the
        kworker is the kernel's (left out), pid 40 was another program at the start
        (a reused pid: left out), pid 50 was not there at the start */
+    /* /proc/stat: user + system 1,500 ticks busy = 1.5 cores (idle, iowait, steal not),
+       the daemons' 300 = 0.3: 1.2 of the 2 cores outside them, over half: a note */
     testfs_put(dir, "cpu_before.json",
-               "{\"time\": 100.0, \"clk_tck\": 100, \"daemons\": {\"osd.0\": 0}, \"others\": {"
+               "{\"time\": 100.0, \"clk_tck\": 100, \"ncpu\": 2, \"daemons\": {\"osd.0\": 0},"
+               "\"proc_stat_cpu\": {\"user\": 1000, \"system\": 500, \"idle\": 5000, \"iowait\": 100, \"steal\": 10},"
+               "\"others\": {"
                "\"10\": [\"stress\", 1000], \"20\": [\"bash\", 5], \"30\": [\"kworker/0:1-events\", 0],"
                "\"40\": [\"make\", 7]}}");
     testfs_put(dir, "cpu_after.json",
-               "{\"time\": 110.0, \"clk_tck\": 100, \"daemons\": {\"osd.0\": 300}, \"others\": {"
+               "{\"time\": 110.0, \"clk_tck\": 100, \"ncpu\": 2, \"daemons\": {\"osd.0\": 300},"
+               "\"proc_stat_cpu\": {\"user\": 2200, \"system\": 800, \"idle\": 5800, \"iowait\": 150, \"steal\": 20},"
+               "\"others\": {"
                "\"10\": [\"stress\", 1800], \"20\": [\"bash\", 55], \"30\": [\"kworker/0:1-events\", 900],"
                "\"40\": [\"cc1\", 400], \"50\": [\"ld\", 300]}}");
     struct sim_err err = {0};
@@ -422,6 +428,13 @@ static void foreign_load_of_a_capture(void **state)
     assert_int_equal(validate_capture_load(dir, &c, &err), 0);
     assert_true(fabs(c.foreign_cores - 0.85) < 1e-9);
     assert_string_equal(c.foreign_top, "stress");
+    assert_true(fabs(c.outside_daemons_cores - 1.2) < 1e-9);
+    assert_int_equal(c.machine_cpus, 2);
+    assert_true(validate_foreign_note(c.foreign_cores, c.outside_daemons_cores, c.machine_cpus));
+    /* neither measure past its threshold: no note; unknown: none either */
+    assert_false(validate_foreign_note(0.05, 0.9, 2));
+    assert_true(validate_foreign_note(0.0, 1.0, 2));
+    assert_false(validate_foreign_note(NAN, NAN, 0));
     validate_capture_free(&c);
     /* a cephsim output has no snapshot: unknown, not zero */
     char sdir[] = "out/test_validate_foreign_sim.XXXXXX";
@@ -439,9 +452,11 @@ static void foreign_load_of_a_capture(void **state)
     assert_true(fabs(c.foreign_cores - 1.038221) < 1e-6);
     assert_string_equal(c.foreign_top, "sh");
     assert_true(c.foreign_cores < 1.97 - 0.72 && c.foreign_cores > 1.97 - 0.72 - 0.33 - 0.1);
+    assert_true(fabs(c.outside_daemons_cores - 1.257) < 0.01); /* 1.97 busy - 0.72 daemons */
     validate_capture_free(&c);
     assert_int_equal(validate_capture_load("tests/data/lab10/captures/hog0_randw-qd1_sched-simple_r1", &c, &err), 0);
     assert_true(c.foreign_cores < 0.02);
+    assert_false(validate_foreign_note(c.foreign_cores, c.outside_daemons_cores, c.machine_cpus));
     validate_capture_free(&c);
 }
 

@@ -1040,6 +1040,8 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         cur->real_read_bytes += real.cache_hit_bytes + real.cache_miss_bytes;
         if (isfinite(real.foreign_cores)) {
             cur->foreign_cores += real.foreign_cores;
+            cur->outside_daemons_cores += isfinite(real.outside_daemons_cores) ? real.outside_daemons_cores : 0;
+            cur->machine_cpus = real.machine_cpus;
             if (!cur->foreign_reps++ || real.foreign_cores > cur->foreign_max) {
                 cur->foreign_max = real.foreign_cores;
                 snprintf(cur->foreign_top, sizeof cur->foreign_top, "%s", real.foreign_top);
@@ -1054,6 +1056,7 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
         g[k].err_lat = validate_rel_error(g[k].sim_lat, g[k].real_lat);
         g[k].real_cache_hit = g[k].real_read_bytes > 0 ? g[k].real_hit_bytes / g[k].real_read_bytes : -1;
         g[k].foreign_cores = g[k].foreign_reps ? g[k].foreign_cores / g[k].foreign_reps : NAN;
+        g[k].outside_daemons_cores = g[k].foreign_reps ? g[k].outside_daemons_cores / g[k].foreign_reps : NAN;
     }
     for (size_t i = 0; i < n_runs; i++)
         free(runs[i]);
@@ -1110,10 +1113,12 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
     /* a capture taken while other work ran on the machine is not the unloaded
        host simulated (tests/data/lab10) */
     for (int i = 0; i < n; i++)
-        if (g[i].foreign_cores >= VALIDATE_FOREIGN_NOTE)
-            fprintf(fp, "  %s: other processes used %.2f cores beside the cluster (busiest: %s; cpu_before/after.json): "
-                        "the model has the cores to itself (tests/data/lab10)\n",
-                    g[i].name, g[i].foreign_cores, g[i].foreign_top);
+        if (validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus))
+            fprintf(fp, "  %s: %.2f of the machine's %d cores ran outside Ceph's daemons (fio, the kernel, other "
+                        "processes: %.2f cores in processes that lasted the runs%s%s; cpu_before/after.json): the model "
+                        "has the cores to itself (tests/data/lab10)\n",
+                    g[i].name, g[i].outside_daemons_cores, g[i].machine_cpus, g[i].foreign_cores,
+                    g[i].foreign_top[0] ? ", busiest " : "", g[i].foreign_top);
 }
 
 static void usage(FILE *f)

@@ -148,6 +148,10 @@ struct calibrate_group {
     double foreign_cores, foreign_max;
     int foreign_reps;
     char foreign_top[64];
+    /* the machine's cores outside the lab daemons (validate_capture's), mean over the
+       same repetitions, and its cores */
+    double outside_daemons_cores;
+    int machine_cpus;
 };
 int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struct calibrate_group **groups,
                           int *n_groups, struct sim_err *err);

@@ -53,8 +53,11 @@ enum validate_metric {
 
 #define VALIDATE_MAX_THREAD_KINDS 48
 
-/* Foreign load worth a note (cores): below it, the machine's own agents and shells. */
+/* Foreign load worth a note (cores): below it, the machine's own agents and shells;
+   or CPU outside the daemons of at least this share of the machine (fio and the
+   kernel take 0.2-0.45 of 2 cores on the lab VM unloaded: tests/data/lab10) */
 #define VALIDATE_FOREIGN_NOTE 0.1
+#define VALIDATE_OUTSIDE_NOTE 0.5
 
 /* What one directory holds, reduced to the compared quantities. */
 struct validate_capture {
@@ -76,6 +79,11 @@ struct validate_capture {
        The model has the hosts' cores to itself (tests/data/lab10) */
     double foreign_cores;
     char foreign_top[64];
+    /* the machine's busy cores (/proc/stat: all but idle, iowait and steal) less the lab
+       daemons' (mon, mgr, OSDs): fio, the kernel and every other process, the ones that
+       came and went included; and the machine's cores.  NAN / 0 when not recorded */
+    double outside_daemons_cores;
+    int machine_cpus;
     /* the same per thread kind (the thread's name without its number: msgr-worker-1 ->
        msgr-worker), where the side says (the kit's per-thread figures, sim.json's
        osd_threads_per_op); first come first */
@@ -110,6 +118,9 @@ const char *validate_metric_key(enum validate_metric m);
 
 /* Load a capture or a cephsim output directory; needs fio.json, the rest is optional. */
 int validate_capture_load(const char *dir, struct validate_capture *cap, struct sim_err *err);
+/* Was a real run taken beside other load worth saying (VALIDATE_FOREIGN_NOTE,
+   VALIDATE_OUTSIDE_NOTE; NAN figures say nothing)? */
+bool validate_foreign_note(double foreign_cores, double outside_daemons_cores, int machine_cpus);
 /* The same quantities from a simulated cluster after cluster_run (calibration, no files). */
 int validate_capture_from_cluster(struct cluster *c, struct validate_capture *cap,
                                   struct sim_err *err);
