@@ -1100,6 +1100,19 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
     double ei, el;
     calibrate_compare_summary(g, n, &ei, &el);
     fprintf(fp, "mean |error| over %d groups: IOPS %.1f%%, clat mean %.1f%%\n", n, 100 * ei, 100 * el);
+    /* the same over the groups taken without other load, which the model expresses */
+    double qi = 0, ql = 0;
+    int nq = 0;
+    for (int i = 0; i < n; i++)
+        if (!validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus)) {
+            qi += fabs(g[i].err_iops);
+            ql += fabs(g[i].err_lat);
+            nq++;
+        }
+    if (nq < n && nq > 0)
+        fprintf(fp, "mean |error| over the %d group%s taken without other load (notes below): IOPS %.1f%%, clat mean "
+                    "%.1f%%\n",
+                nq, nq == 1 ? "" : "s", 100 * qi / nq, 100 * ql / nq);
     /* a read capture that found its data in the cache is not the cold run simulated
        (fio's randrepeat=1 re-reads the offsets of the run before); write runs read a
        little too (the counters see BlueStore's own reads), so only read groups */
