@@ -216,12 +216,48 @@ static void bad_inputs(void **state)
     free(res);
 }
 
+/*
+ * A capture taken beside other load is named in the fit's log before the fit
+ * (lab10's run beside two busy loops: 1.26 of 2 cores outside the daemons);
+ * the unloaded run of the same workload is not.  The second directory does
+ * not exist, so the run stops once both are loaded, before any simulation.
+ */
+static void warns_of_captures_beside_other_load(void **state)
+{
+    struct fixture *f = *state;
+    const char *loaded = "tests/data/lab10/captures/hog2_randw-qd1_sched-simple_r1";
+    const char *quiet = "tests/data/lab10/captures/hog0_randw-qd1_sched-simple_r1";
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&buf, &len);
+    assert_non_null(log);
+    struct calibrate_opts o;
+    calibrate_opts_defaults(&o);
+    o.scenario = f->scenario;
+    o.log = log;
+    const char *fit[] = {loaded, quiet, "/nonexistent/capture"};
+    o.fit_dirs = fit;
+    o.n_fit = 3;
+    struct calibrate_result *res = calloc(1, sizeof *res);
+    struct sim_err err = {0};
+    assert_true(calibrate_run(&o, res, &err) < 0);
+    fclose(log);
+    char want[300];
+    snprintf(want, sizeof want, "warning: %s was taken beside other load (1.26 of the machine's 2 cores", loaded);
+    if (!strstr(buf, want))
+        fail_msg("no warning for %s in: %s", loaded, buf);
+    assert_null(strstr(buf, quiet));
+    free(buf);
+    free(res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knob_parsing),
         cmocka_unit_test(recovers_known_scales),
         cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(warns_of_captures_beside_other_load),
     };
     return cmocka_run_group_tests_name("calibrate", tests, setup, teardown);
 }

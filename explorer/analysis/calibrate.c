@@ -529,6 +529,15 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
         f.caps[i].out = &res->caps[i];
         rc = cap_load(&f, &f.caps[i], i < o->n_fit ? o->fit_dirs[i] : o->check_dirs[i - o->n_fit],
                       i < o->n_fit, err);
+        const struct validate_capture *r = &f.caps[i].real;
+        /* a capture taken beside other load is not the unloaded host simulated: the
+           fitted scales would absorb what the other work cost it (tests/data/lab10) */
+        if (rc == 0 && o->log && validate_foreign_note(r->foreign_cores, r->outside_daemons_cores, r->machine_cpus))
+            fprintf(o->log,
+                    "calibrate: warning: %s was taken beside other load (%.2f of the machine's %d cores outside "
+                    "Ceph's daemons, %.2f in processes that lasted the run): %s\n",
+                    res->caps[i].dir, r->outside_daemons_cores, r->machine_cpus, r->foreign_cores,
+                    res->caps[i].fitted ? "the fit will take that cost for the model's" : "its check is not like for like");
     }
     if (rc < 0) {
         fit_free(&f);
