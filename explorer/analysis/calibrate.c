@@ -537,7 +537,8 @@ int calibrate_run(const struct calibrate_opts *o, struct calibrate_result *res, 
                     "calibrate: warning: %s was taken beside other load (%.2f of the machine's %d cores outside "
                     "Ceph's daemons, %.2f in processes that lasted the run): %s\n",
                     res->caps[i].dir, r->outside_daemons_cores, r->machine_cpus, r->foreign_cores,
-                    res->caps[i].fitted ? "the fit will take that cost for the model's" : "its check is not like for like");
+                    res->caps[i].fitted ? "the fit will take that cost for the model's"
+                                        : "its check is not like for like");
     }
     if (rc < 0) {
         fit_free(&f);
@@ -1136,9 +1137,9 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
        host simulated (tests/data/lab10) */
     for (int i = 0; i < n; i++)
         if (validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus))
-            fprintf(fp, "  %s: %.2f of the machine's %d cores ran outside Ceph's daemons (fio, the kernel, other "
-                        "processes: %.2f cores in processes that lasted the runs%s%s; cpu_before/after.json): the model "
-                        "has the cores to itself (tests/data/lab10)\n",
+            fprintf(fp, "  %s: %.2f of the machine's %d cores ran outside Ceph's daemons (fio, the kernel, "
+                        "other processes: %.2f cores in processes that lasted the runs%s%s; cpu_before/after.json): "
+                        "the model has the cores to itself (tests/data/lab10)\n",
                     g[i].name, g[i].outside_daemons_cores, g[i].machine_cpus, g[i].foreign_cores,
                     g[i].foreign_top[0] ? ", busiest " : "", g[i].foreign_top);
 }

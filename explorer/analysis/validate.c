@@ -630,7 +630,8 @@ static bool kernel_thread_comm(const char *comm)
  */
 static void foreign_between(struct validate_capture *cap, const cJSON *a, const cJSON *b)
 {
-    const cJSON *oa = cJSON_GetObjectItemCaseSensitive(a, "others"), *ob = cJSON_GetObjectItemCaseSensitive(b, "others");
+    const cJSON *oa = cJSON_GetObjectItemCaseSensitive(a, "others");
+    const cJSON *ob = cJSON_GetObjectItemCaseSensitive(b, "others");
     double tck = json_num(a, "clk_tck"), dt = json_num(b, "time") - json_num(a, "time");
     if (!cJSON_IsObject(oa) || !cJSON_IsObject(ob) || !(tck > 0) || !(dt > 0))
         return;
@@ -656,7 +657,8 @@ static void foreign_between(struct validate_capture *cap, const cJSON *a, const 
     static const char *const idle_keys[] = {"idle", "iowait", "steal", "guest", "guest_nice"};
     const cJSON *sa = cJSON_GetObjectItemCaseSensitive(a, "proc_stat_cpu");
     const cJSON *sb = cJSON_GetObjectItemCaseSensitive(b, "proc_stat_cpu");
-    const cJSON *da = cJSON_GetObjectItemCaseSensitive(a, "daemons"), *db = cJSON_GetObjectItemCaseSensitive(b, "daemons");
+    const cJSON *da = cJSON_GetObjectItemCaseSensitive(a, "daemons");
+    const cJSON *db = cJSON_GetObjectItemCaseSensitive(b, "daemons");
     if (!cJSON_IsObject(sa) || !cJSON_IsObject(sb) || !cJSON_IsObject(da) || !cJSON_IsObject(db))
         return;
     double busy = 0, daemons = 0;
