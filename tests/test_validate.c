@@ -436,6 +436,19 @@ static void foreign_load_of_a_capture(void **state)
     assert_true(validate_foreign_note(0.0, 1.0, 2));
     assert_false(validate_foreign_note(NAN, NAN, 0));
     validate_capture_free(&c);
+    /* a client host of an existing cluster (capture.sh EXTERNAL=1, no daemon of it
+       here): its busy time is fio's, not load beside Ceph's; named processes still count */
+    testfs_put(dir, "cpu_before.json",
+               "{\"time\": 100.0, \"clk_tck\": 100, \"ncpu\": 2, \"daemons\": {},"
+               "\"proc_stat_cpu\": {\"user\": 1000, \"idle\": 5000}, \"others\": {\"10\": [\"stress\", 0]}}");
+    testfs_put(dir, "cpu_after.json",
+               "{\"time\": 110.0, \"clk_tck\": 100, \"ncpu\": 2, \"daemons\": {},"
+               "\"proc_stat_cpu\": {\"user\": 2900, \"idle\": 5100}, \"others\": {\"10\": [\"stress\", 50]}}");
+    assert_int_equal(validate_capture_load(dir, &c, &err), 0);
+    assert_true(isnan(c.outside_daemons_cores));
+    assert_true(fabs(c.foreign_cores - 0.05) < 1e-9);
+    assert_false(validate_foreign_note(c.foreign_cores, c.outside_daemons_cores, c.machine_cpus));
+    validate_capture_free(&c);
     /* a cephsim output has no snapshot: unknown, not zero */
     char sdir[] = "out/test_validate_foreign_sim.XXXXXX";
     assert_non_null(mkdtemp(sdir));

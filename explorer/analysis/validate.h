@@ -81,7 +81,9 @@ struct validate_capture {
     char foreign_top[64];
     /* the machine's busy cores (/proc/stat: all but idle, iowait and steal) less the lab
        daemons' (mon, mgr, OSDs): fio, the kernel and every other process, the ones that
-       came and went included; and the machine's cores.  NAN / 0 when not recorded */
+       came and went included; and the machine's cores.  NAN / 0 when not recorded or
+       when none of the cluster's daemons ran on the machine (capture.sh EXTERNAL=1 on a
+       client host: its busy time is fio's) */
     double outside_daemons_cores;
     int machine_cpus;
     /* the same per thread kind (the thread's name without its number: msgr-worker-1 ->
