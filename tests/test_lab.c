@@ -56,19 +56,27 @@ struct lab_band {
     int min_groups;             /* the set must hold at least this many groups */
 };
 
+/* The groups of a capture set against a scenario (calibrate_compare_dir);
+   the caller frees them. */
+static int lab_compare(const char *scenario, const char *dir, struct calibrate_group **g)
+{
+    struct calibrate_opts o;
+    calibrate_opts_defaults(&o);
+    o.scenario = scenario;
+    o.log = NULL;
+    int n;
+    struct sim_err err = {0};
+    if (calibrate_compare_dir(&o, dir, g, &n, &err) < 0)
+        fail_msg("%s", err.msg);
+    return n;
+}
+
 static void check_lab(const struct lab_band *b)
 {
     if (access(b->dir, R_OK) != 0)
         fail_msg("%s: not readable (run from the repository root; ../shared beside it)", b->dir);
-    struct calibrate_opts o;
-    calibrate_opts_defaults(&o);
-    o.scenario = b->scenario;
-    o.log = NULL;
     struct calibrate_group *g;
-    int n;
-    struct sim_err err = {0};
-    if (calibrate_compare_dir(&o, b->dir, &g, &n, &err) < 0)
-        fail_msg("%s", err.msg);
+    int n = lab_compare(b->scenario, b->dir, &g);
     calibrate_compare_print(stdout, b->scenario, b->dir, g, n);
     double ei, el;
     calibrate_compare_summary(g, n, &ei, &el);
@@ -158,15 +166,9 @@ static void test_lab5_cpu_falls_with_depth(void **state)
    hand from tests/data/lab4), against the cold simulation's. */
 static void test_lab4_cache_hits(void **state)
 {
-    struct calibrate_opts o;
-    calibrate_opts_defaults(&o);
-    o.scenario = "scenarios/lab2.json";
-    o.log = NULL;
+    const char *scenario = "scenarios/lab2.json";
     struct calibrate_group *g;
-    int n;
-    struct sim_err err = {0};
-    if (calibrate_compare_dir(&o, "tests/data/lab4/captures", &g, &n, &err) < 0)
-        fail_msg("%s", err.msg);
+    int n = lab_compare(scenario, "tests/data/lab4/captures", &g);
     int seen = 0;
     for (int i = 0; i < n; i++) {
         if (!strcmp(g[i].name, "noparent_randr-qd1_sched-none")) {
@@ -182,7 +184,7 @@ static void test_lab4_cache_hits(void **state)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    calibrate_compare_print(f, o.scenario, "tests/data/lab4/captures", g, n);
+    calibrate_compare_print(f, scenario, "tests/data/lab4/captures", g, n);
     fclose(f);
     assert_non_null(strstr(text, "noparent_randr-qd1_sched-none: the real reads found 60% of their bytes"));
     free(text);
@@ -687,17 +689,10 @@ static void test_lab9_op_history(void **state)
  */
 static void test_lab10_unloaded(void **state)
 {
-    const char *dir = "tests/data/lab10/captures";
-    struct calibrate_opts o;
-    calibrate_opts_defaults(&o);
-    o.scenario = "scenarios/lab5.json";
-    o.log = NULL;
+    const char *dir = "tests/data/lab10/captures", *scenario = "scenarios/lab5.json";
     struct calibrate_group *g;
-    int n;
-    struct sim_err err = {0};
-    if (calibrate_compare_dir(&o, dir, &g, &n, &err) < 0)
-        fail_msg("%s", err.msg);
-    calibrate_compare_print(stdout, o.scenario, dir, g, n);
+    int n = lab_compare(scenario, dir, &g);
+    calibrate_compare_print(stdout, scenario, dir, g, n);
     double sum_iops = 0, sum_lat = 0;
     int n_quiet = 0;
     for (int i = 0; i < n; i++) {
