@@ -8,7 +8,9 @@
  *  - the tuned QD=1 latency is in the seed's range, and removing a tuning or
  *    adding a faster network moves it the way the seed reports;
  *  - the symmetric-cluster reduction (sim.reduce_to_hosts) keeps a CPU-bound
- *    cluster's whole IOPS, mean latency and CPU per op within 5 %.
+ *    cluster's whole IOPS, mean latency and CPU per op within 5 %;
+ *  - OSDs in one host-wide CPU set share its cores, where sets per drive
+ *    leave an unevenly loaded OSD's neighbours idle.
  * Expectations are physical (ratios and bounds), computed in the comments.
  */
 #include <stdarg.h>
@@ -193,6 +195,48 @@ static void symmetric_reduction_keeps_the_full_clusters_means(void **state)
     assert_true(fabs(part.op_w / part.iops.mean / (full.op_w / full.iops.mean) - 1) < 0.05);
 }
 
+/*
+ * cluster.osd_cpus_scope host: one numactl list for every ceph-osd of a host
+ * (the Reef OSDs-per-NVMe study's "--physcpubind=0-12,64-76 ceph-osd"), a set
+ * of osd_cpus per drive that all the host's OSDs queue for.  One seed host, 4
+ * OSDs, 2 whole cores per drive, size 1, 8 PGs (CRUSH deals them unevenly
+ * over the 4 OSDs), iodepth 64: with a set per drive the busiest OSD fills
+ * its 2 cores while a lightly placed one idles, so fewer than the 8 cores
+ * work; with one host set the 8 cores are work-conserving and the CPU-bound
+ * host runs all 8 (busy 8 x (1 - a few %): the hand count of 4 drives x 2),
+ * and never more, though the host has 16.  IOPS follow the busy cores.
+ */
+static void a_host_wide_cpu_set_lends_idle_cores(void **state)
+{
+    const char *sets[] = {"cluster.hosts=1", "cluster.osds_per_host=4", "cluster.failure_domain=osd",
+                          "pool.size=1", "pool.min_size=1", "pool.pg_num=8", "cluster.osd_cpus=2",
+                          "cluster.osd_cpus_smt=false", "fio.iodepth=64", "sim.duration_s=0.3",
+                          "sim.warmup_s=0.2", "sim.replications=1", NULL};
+    struct run_summary per_drive, per_host;
+    for (int host = 0; host < 2; host++) {
+        const char *all[16];
+        int n = 0;
+        while (sets[n])
+            all[n] = sets[n], n++;
+        all[n++] = host ? "cluster.osd_cpus_scope=host" : "cluster.osd_cpus_scope=nvme";
+        struct scenario sc;
+        struct sim_err err = {0};
+        if (scenario_load(&sc, QD1, NULL, NULL, all, n, &err) < 0)
+            fail_msg("%s", err.msg);
+        if (runner_run(&sc, NULL, false, host ? &per_host : &per_drive, &err) < 0)
+            fail_msg("%s", err.msg);
+        scenario_free(&sc);
+    }
+    print_message("busy cores: sets per drive %.2f, one host set %.2f of 8; IOPS %.0f -> %.0f\n",
+                  per_drive.osd_busy_cores, per_host.osd_busy_cores, per_drive.iops.mean, per_host.iops.mean);
+    assert_true(per_host.osd_busy_cores > 7.6 && per_host.osd_busy_cores <= 8.0 + 1e-9);
+    assert_true(per_drive.osd_busy_cores < 0.75 * per_host.osd_busy_cores);
+    double cores = per_host.osd_busy_cores / per_drive.osd_busy_cores;
+    double iops = per_host.iops.mean / per_drive.iops.mean;
+    if (iops < 0.8 * cores || iops > 1.25 * cores)
+        fail_msg("IOPS x %.2f for busy cores x %.2f", iops, cores);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +245,7 @@ int main(void)
         cmocka_unit_test(stat_roundtrip_adds_one_round_trip_at_qd1),
         cmocka_unit_test(qd1_latency_in_the_seed_range_and_moves_as_reported),
         cmocka_unit_test(symmetric_reduction_keeps_the_full_clusters_means),
+        cmocka_unit_test(a_host_wide_cpu_set_lends_idle_cores),
     };
     return cmocka_run_group_tests_name("e2e", tests, NULL, NULL);
 }

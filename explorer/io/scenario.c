@@ -29,7 +29,7 @@ static const char *const governor_names[] = {"default", "performance", "ondemand
                                              "powersave", NULL};
 static const char *const failure_domain_names[] = {"host", "osd", NULL};
 static const char *const pool_type_names[] = {"replicated", "erasure", NULL};
-static const char *const osd_cpus_scope_names[] = {"osd", "nvme", NULL};
+static const char *const osd_cpus_scope_names[] = {"osd", "nvme", "host", NULL};
 static const char *const rocksdb_flushes_names[] = {"steady", "on_fill", NULL};
 static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
                                           "write_flag", "object_map_skip", NULL};
@@ -51,7 +51,8 @@ const struct param_def scenario_cluster_params[] = {
      "half physical, half siblings); false: osd_cpus whole cores"},
     {"osd_cpus_scope", PARAM_ENUM, CL(osd_cpus_scope), 0, 0, 0, NULL, osd_cpus_scope_names, NULL,
      "osd: each OSD has a set of its own (a container per OSD); nvme: the OSDs of one drive share one set "
-     "(numactl per NVMe, as the Reef OSDs-per-NVMe study pinned them)"},
+     "(numactl per NVMe); host: all of a host's OSDs share one set of osd_cpus per drive (one numactl "
+     "--physcpubind list for every ceph-osd, as the Reef OSDs-per-NVMe study ran them)"},
     {"client_hosts", PARAM_INT, CL(client_hosts), 0, 64, 1, NULL, NULL, "count",
      "hosts running fio (0: fio runs on OSD host 0, as in the lab)"},
     {"clients_on_osd_hosts", PARAM_BOOL, CL(clients_on_osd_hosts), 0, 1, 0, NULL, NULL, NULL,
@@ -1178,7 +1179,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->rocksdb_memtable_fill = sc->cluster.rocksdb_memtable_fill;
     spec->osd_cpus = (uint32_t)sc->cluster.osd_cpus;
     spec->osd_cpus_smt = sc->cluster.osd_cpus_smt;
-    spec->osd_cpus_per_nvme = sc->cluster.osd_cpus_scope == 1;
+    spec->osd_cpus_scope = (enum osd_cpus_scope)sc->cluster.osd_cpus_scope;
     fill_cpu(sc, &spec->cpu);
     scenario_nvme_params(&sc->nvme, &spec->nvme);
     scenario_net_params(&sc->nic, &sc->sw, sc->cost.tcp_loopback_us, &spec->net);

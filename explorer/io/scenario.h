@@ -38,7 +38,7 @@ struct scenario_cluster {
     int64_t osds_per_nvme;          /* OSDs sharing one drive (ceph-volume --osds-per-device) */
     int64_t osd_cpus;               /* hardware threads of each OSD's CPU set (0: no set) */
     bool osd_cpus_smt;              /* the set pairs cores with their SMT siblings */
-    int osd_cpus_scope;             /* 0 osd: a set each; 1 nvme: one set per drive */
+    int osd_cpus_scope;             /* 0 osd: a set each; 1 nvme: one per drive; 2 host: one per host */
     char cpu[PARAM_STR_MAX], nvme[PARAM_STR_MAX], nic[PARAM_STR_MAX], switch_[PARAM_STR_MAX];
     char max_cstate[PARAM_STR_MAX]; /* "C1", "C2", "C6", "POLL", or "deepest" */
     int governor;                   /* index in scenario_governor_names; 0 = profile default */

@@ -28,7 +28,13 @@ struct cluster {
     struct net net;
     uint32_t n_hosts;               /* OSD hosts + client hosts */
     struct cpu_host *hosts;
-    struct cpu_host *osd_cpusets;   /* spec.osd_cpus > 0: one per OSD (its cpuset), else NULL */
+    /* spec.osd_cpus > 0: the OSDs' CPU sets (cpusets), else NULL: n_osds of
+       them, set k used by the OSDs osd_cpuset_index() gives k; a set no OSD
+       uses (a drive's second OSD's, a host scope's past n_hosts) has host
+       UINT32_MAX in osd_cpuset_host and stays idle */
+    struct cpu_host *osd_cpusets;
+    uint32_t *osd_cpuset_host;
+    uint32_t n_osd_cpusets;         /* 0 without sets */
     struct osd *osds;
     uint32_t n_osds;
     uint32_t *acting;               /* pg_num x pool_size OSD ids, primary first */
@@ -61,6 +67,10 @@ const char *cluster_subops_event(const struct cluster *c, uint32_t pg);
 uint32_t cluster_object_pg(const struct cluster *c, const struct image *img, uint64_t objno);
 /* Time-stamped stage accounting of a finished, measured client write. */
 void cluster_account_stages(struct cluster *c, const struct fio_io *io);
+/* The OSD whose drive OSD id uses (osds_per_nvme > 1: its drive's first). */
+uint32_t osd_drive_first(const struct cluster *c, uint32_t id);
+/* The index in osd_cpusets of the CPU set OSD id runs on (spec.osd_cpus_scope). */
+uint32_t osd_cpuset_index(const struct cluster *c, uint32_t id);
 
 /* The CPU cost of a stage including gathered logging. */
 static inline double stage_cost(const struct cluster *c, double us)

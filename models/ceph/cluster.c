@@ -337,30 +337,74 @@ static double log_cost(const struct cluster_spec *sp)
     return levels * sp->cost.log_entries_per_stage_per_level * sp->cost.log_entry_us / 3.0;
 }
 
+/* The OSD whose drive OSD id shares (ceph-volume --osds-per-device: the
+   host's OSDs k*n .. k*n+n-1 share the first one's); id itself otherwise. */
+uint32_t osd_drive_first(const struct cluster *c, uint32_t id)
+{
+    uint32_t per = c->spec.osds_per_nvme;
+    if (per > 1 && !c->spec.crush && c->spec.osds_per_host)
+        return id - (id % c->spec.osds_per_host) % per;
+    return id;
+}
+
+static uint32_t osd_host_of(const struct cluster_spec *sp, uint32_t id)
+{
+    return sp->crush ? sp->osd_host[id] : id / sp->osds_per_host;
+}
+
+uint32_t osd_cpuset_index(const struct cluster *c, uint32_t id)
+{
+    switch (c->spec.osd_cpus_scope) {
+    case OSD_CPUS_PER_NVME: return osd_drive_first(c, id);
+    case OSD_CPUS_PER_HOST: return osd_host_of(&c->spec, id);
+    case OSD_CPUS_PER_OSD: break;
+    }
+    return id;
+}
+
 /*
- * One cpu_host per OSD when the OSDs are confined to CPU sets (numactl
- * --physcpubind, cpuset.cpus): the set's hardware threads are its own, so an
- * OSD queues for its set's cores, not the host's.  The boost limit is the
- * socket's: with every OSD of the host busy (the high-depth runs such limits
- * are set for), the active cores are the host's sets together, capped at its
- * cores [simplification: a lightly loaded host would boost higher].
+ * The CPU sets when the OSDs are confined to them (numactl --physcpubind,
+ * cpuset.cpus): the set's hardware threads are its own, so an OSD queues for
+ * its set's cores, not the host's.  A set is osd_cpus hardware threads for
+ * one OSD or one drive's OSDs; a host's set is osd_cpus per drive of the host,
+ * all its OSDs queueing for all of them (one list for every ceph-osd).  The
+ * boost limit is the socket's: with every OSD of the host busy (the
+ * high-depth runs such limits are set for), the active cores are the host's
+ * sets together, capped at its cores [simplification: a lightly loaded host
+ * would boost higher].
  */
 static void osd_cpusets_init(struct cluster *c)
 {
     const struct cluster_spec *sp = &c->spec;
-    c->osd_cpusets = sim_xcalloc(c->n_osds, sizeof *c->osd_cpusets);
-    uint32_t cores = sp->osd_cpus_smt ? (sp->osd_cpus + 1) / 2 : sp->osd_cpus;
-    uint32_t host_cores = sp->cpu.cores ? sp->cpu.cores : cores;
-    uint32_t per_host = sp->osds_per_host ? sp->osds_per_host : 1;
-    if (sp->osd_cpus_per_nvme && sp->osds_per_nvme > 1)
-        per_host = (per_host + sp->osds_per_nvme - 1) / sp->osds_per_nvme;
-    uint32_t active = cores * per_host < host_cores ? cores * per_host : host_cores;
-    double socket_boost = cpu_boost_limit_ghz(&sp->cpu, active);
+    uint32_t n_sets = c->n_osds > sp->hosts ? c->n_osds : sp->hosts;
+    c->osd_cpusets = sim_xcalloc(n_sets, sizeof *c->osd_cpusets);
+    c->osd_cpuset_host = sim_xcalloc(n_sets, sizeof *c->osd_cpuset_host);
+    uint32_t *osds = sim_xcalloc(2 * (size_t)sp->hosts, sizeof *osds), *drives = osds + sp->hosts; /* per host */
+    for (uint32_t k = 0; k < n_sets; k++)
+        c->osd_cpuset_host[k] = UINT32_MAX;
     for (uint32_t i = 0; i < c->n_osds; i++) {
+        uint32_t h = osd_host_of(sp, i);
+        osds[h]++;
+        drives[h] += osd_drive_first(c, i) == i;
+        c->osd_cpuset_host[osd_cpuset_index(c, i)] = h;
+    }
+    uint32_t set_cores = sp->osd_cpus_smt ? (sp->osd_cpus + 1) / 2 : sp->osd_cpus;
+    uint32_t host_cores = sp->cpu.cores ? sp->cpu.cores : set_cores;
+    for (uint32_t k = 0; k < n_sets; k++) {
+        uint32_t h = c->osd_cpuset_host[k];
+        if (h == UINT32_MAX)
+            continue;
+        /* a host's set holds every drive's share; the others one */
+        uint32_t mult = sp->osd_cpus_scope == OSD_CPUS_PER_HOST ? drives[h] : 1;
+        uint32_t cores = set_cores * mult;
+        uint32_t active = set_cores * (sp->osd_cpus_scope == OSD_CPUS_PER_OSD ? osds[h] : drives[h]);
+        if (active > host_cores)
+            active = host_cores;
+        double socket_boost = cpu_boost_limit_ghz(&sp->cpu, active);
         struct cpu_params cp = sp->cpu;
-        cp.index = c->n_hosts + i; /* its own random stream, after the hosts' */
+        cp.index = c->n_hosts + k; /* its own random stream, after the hosts' */
         cp.cores = cores;
-        cp.threads = sp->osd_cpus;
+        cp.threads = sp->osd_cpus * mult;
         if (cp.ccx_cores == 0 || cp.ccx_cores > cores)
             cp.ccx_cores = cores;
         if (cp.boost_clock_ghz > 0 && socket_boost < cp.boost_clock_ghz) {
@@ -368,8 +412,10 @@ static void osd_cpusets_init(struct cluster *c)
             if (cp.all_core_clock_ghz > socket_boost)
                 cp.all_core_clock_ghz = socket_boost;
         }
-        cpu_host_init(&c->osd_cpusets[i], c->s, &cp);
+        cpu_host_init(&c->osd_cpusets[k], c->s, &cp);
     }
+    c->n_osd_cpusets = n_sets;
+    free(osds);
 }
 
 struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *err)
@@ -636,6 +682,7 @@ void cluster_destroy(struct cluster *c)
     net_fini(&c->net);
     free(c->hosts);
     free(c->osd_cpusets);
+    free(c->osd_cpuset_host);
     free(c->acting);
     free(c->pg_local);
     free(c->subops_event);
@@ -721,8 +768,9 @@ static void start_measuring(struct sim *s, void *obj, uint64_t arg)
         c->clients[i].cpu_ns_at_start = c->clients[i].ops->cpu_ns(&c->clients[i]);
     for (uint32_t h = 0; h < c->n_hosts; h++)
         cpu_host_reset_stats(&c->hosts[h]);
-    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++)
-        cpu_host_reset_stats(&c->osd_cpusets[i]);
+    for (uint32_t k = 0; k < c->n_osd_cpusets; k++)
+        if (c->osd_cpuset_host[k] != UINT32_MAX)
+            cpu_host_reset_stats(&c->osd_cpusets[k]);
     net_reset_stats(&c->net);
     for (uint32_t i = 0; i < c->n_osds; i++)
         osd_reset_stats(&c->osds[i]);
@@ -887,10 +935,10 @@ void cluster_host_stats(const struct cluster *c, uint32_t h, struct cluster_host
             out->client_cpu_ns += c->clients[i].ops->cpu_ns(&c->clients[i]) - c->clients[i].cpu_ns_at_start;
     /* OSDs confined to CPU sets ran on their sets: count them with their host */
     uint32_t set_threads = 0;
-    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++) {
-        if (c->osds[i].host != h)
+    for (uint32_t k = 0; k < c->n_osd_cpusets; k++) {
+        if (c->osd_cpuset_host[k] != h)
             continue;
-        const struct cpu_host *os = &c->osd_cpusets[i];
+        const struct cpu_host *os = &c->osd_cpusets[k];
         out->busy_cores += cpu_host_busy_cores(os);
         out->cpu_busy_ns += os->busy_ns_total;
         out->wakeups += os->wakeups;
@@ -925,9 +973,9 @@ uint32_t cluster_host_thread_stats(const struct cluster *c, uint32_t h, struct c
                                    uint32_t max)
 {
     uint32_t n = add_thread_stats(&c->hosts[h], out, 0, max);
-    for (uint32_t i = 0; c->osd_cpusets && i < c->n_osds; i++)
-        if (c->osds[i].host == h)
-            n = add_thread_stats(&c->osd_cpusets[i], out, n, max);
+    for (uint32_t k = 0; k < c->n_osd_cpusets; k++)
+        if (c->osd_cpuset_host[k] == h)
+            n = add_thread_stats(&c->osd_cpusets[k], out, n, max);
     return n;
 }
 

@@ -63,7 +63,11 @@ struct cluster_spec {
        0: every OSD of a host shares all of its cores (no limit). */
     uint32_t osd_cpus;
     bool osd_cpus_smt;
-    bool osd_cpus_per_nvme;         /* the OSDs of one drive share one set (pinned per NVMe) */
+    /* Which OSDs share one set: each its own (a container per OSD), the OSDs
+       of one drive (numactl per NVMe), or every OSD of the host in one set of
+       osd_cpus per drive (one numactl list for all of the host's ceph-osd
+       processes, as the Reef OSDs-per-NVMe study ran them). */
+    enum osd_cpus_scope { OSD_CPUS_PER_OSD, OSD_CPUS_PER_NVME, OSD_CPUS_PER_HOST } osd_cpus_scope;
     uint32_t client_hosts;          /* 0: the clients run on host 0 (the lab) */
     /* with client_hosts 0: fio's job clones are dealt over every OSD host in
        turn (hyperconverged), not all on host 0 */

@@ -758,12 +758,10 @@ void osd_init(struct osd *o, struct cluster *c, uint32_t id, uint32_t host, uint
     const struct ceph_options *opt = &c->spec.ceph;
     /* several OSDs per NVMe (ceph-volume --osds-per-device): the host's OSDs
        k*n .. k*n+n-1 share the first one's drive */
-    uint32_t per = c->spec.osds_per_nvme, first = id;
-    if (per > 1 && !c->spec.crush && c->spec.osds_per_host)
-        first = id - (id % c->spec.osds_per_host) % per;
+    uint32_t first = osd_drive_first(c, id);
     /* its threads run on its CPU set when the OSDs are confined to sets: its
-       own, or its drive's when the sets are pinned per NVMe */
-    struct cpu_host *h = c->osd_cpusets ? &c->osd_cpusets[c->spec.osd_cpus_per_nvme ? first : id] : &c->hosts[host];
+       own, its drive's (pinned per NVMe) or its host's (one list for all) */
+    struct cpu_host *h = c->osd_cpusets ? &c->osd_cpusets[osd_cpuset_index(c, id)] : &c->hosts[host];
     o->backend = osd_backend_for(&c->spec.rel);
     o->pgbackend = c->spec.pool_erasure ? &pgbackend_ec : &pgbackend_replicated;
     struct cpu_pool *before = cpu_host_last_pool(h);
