@@ -233,13 +233,26 @@ static void kill_9_then_resume_is_exact(void **state)
     for (int i = 0; i < 6; i++) {
         int64_t done = count(db, "SELECT count(*) FROM runs WHERE status = 'done'");
         double left = f->clean_s * (double)(f->total - done) / f->total;
-        /* the first kill lands in the planning transaction, the others anywhere in the runs */
+        /* the first kill lands in the planning transaction, the odd ones as soon
+           as a new run is committed (whatever the machine's load: a kill
+           between two commits is certain), the others at a random point of
+           the runs left (timed from the clean sweep) */
         double delay = i == 0 ? 0.002 : 0.003 + left * (0.1 + 0.8 * rand() / (double)RAND_MAX);
         pid_t pid = spawn_sweep(f->grid, db, "2", NULL);
-        struct timespec ts = {(time_t)delay, (long)((delay - floor(delay)) * 1e9)};
-        nanosleep(&ts, NULL);
+        int st;
+        if (i % 2 == 1) {
+            double give_up = wallclock_s() + 10 * f->clean_s + 5;
+            struct timespec poll = {0, 200000};
+            while (waitpid(pid, &st, WNOHANG) == 0 && wallclock_s() < give_up &&
+                   count(db, "SELECT count(*) FROM runs WHERE status = 'done'") <= done)
+                nanosleep(&poll, NULL);
+        } else {
+            struct timespec ts = {(time_t)delay, (long)((delay - floor(delay)) * 1e9)};
+            nanosleep(&ts, NULL);
+        }
         kill(-pid, SIGKILL); /* the writer and its workers */
-        wait_exit(pid);
+        if (waitpid(pid, &st, WNOHANG) == 0)
+            wait_exit(pid);
         int64_t now = count(db, "SELECT count(*) FROM runs WHERE status = 'done'");
         crashed_midway += now > 0 && now < f->total && now > done;
         if (count(db, "SELECT count(*) FROM sqlite_schema") > 0) {
