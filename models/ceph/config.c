@@ -110,7 +110,12 @@ const struct param_def ceph_option_params[] = {
     I(debug_bdev, 0, 30, 3, "level", "gather level of debug_bdev (default 1/3)"),
     {"rbd_io_scheduler", PARAM_ENUM, OPT(rbd_io_scheduler), 0, 0, 1, NULL, scheduler_names, NULL,
      "librbd object dispatch scheduler (SimpleSchedulerObjectDispatch); simple from 15.2, none (no such layer) in 14.2 (set by ceph.release)"},
-    I(rbd_op_threads, 1, 64, 1, "count", "librbd io_context threads; default 1"),
+    I(rbd_op_threads, 1, 64, 1, "count", "librbd's op work queue threads (before 16.2 its I/O path's; from 16.2 "
+      "the io_context_pool has max(this, librados_thread_count): AsioEngine raises librados_thread_count to it); default 1"),
+    I(librados_thread_count, 1, 64, 2, "count", "threads of librados' io_context_pool (RadosClient::connect "
+      "poolctx.start), on which librbd's I/O path runs from 16.2 (AsioEngine, neorados): max(this, rbd_op_threads) "
+      "of them; a 16.2.15 fio process shows 2 (ceph-conf -D; tests/data/lab9 client_threads.log); before 16.2 "
+      "librbd's I/O path runs on rbd_op_threads and this has no effect; default 2"),
     B(rbd_non_blocking_aio, 1, "hand rbd_aio_* to the io_context thread (QueueImageDispatch); default true"),
     B(rbd_cache, 1, "librbd cache (writearound policy); default true"),
     B(rbd_cache_writethrough_until_flush, 1, "cache is pass-through until the first flush; default true (fio never flushes)"),

@@ -85,6 +85,7 @@ struct ceph_options {
     /* librbd / objecter */
     int rbd_io_scheduler;             /* enum rbd_io_scheduler */
     int64_t rbd_op_threads;
+    int64_t librados_thread_count;    /* librbd's io_context_pool from 16.2: max(this, rbd_op_threads) */
     bool rbd_non_blocking_aio;
     bool rbd_cache;
     bool rbd_cache_writethrough_until_flush;

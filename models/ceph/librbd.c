@@ -11,8 +11,9 @@
  *    thinktime_iotime, stop issuing, let every I/O in flight complete,
  *    spin thinktime_spin on the fio thread and sleep the rest of thinktime),
  *    ramp_time (stats reset), size/io_size/number_ios limits.
- *  - librbd: rbd_non_blocking_aio hands each request to the io_context thread
- *    (rbd_op_threads, default 1; QueueImageDispatch); the Striper maps it to
+ *  - librbd: rbd_non_blocking_aio hands each request to the io_context_pool
+ *    (QueueImageDispatch; from 16.2 max(librados_thread_count 2,
+ *    rbd_op_threads 1) threads, before it rbd_op_threads); the Striper maps it to
  *    objects of 1 << order bytes; the write-around cache
  *    (WriteAroundObjectDispatch) is a pass-through until the first flush
  *    (rbd_cache_writethrough_until_flush, default true; fio never flushes);
@@ -433,6 +434,25 @@ static void librbd_write_finished(struct client *cl, struct rados_op *rop)
     exclusive_lock_write_finished(cl);
 }
 
+/* Held write h takes in the write r adjacent to it (their extents and the
+   fio I/Os waiting on them); r completes with h. */
+static void held_absorb(struct client *cl, struct rados_op *h, struct rados_op *r)
+{
+    if (r->off < h->off)
+        h->off = r->off;
+    h->len += r->len;
+    h->acked_early += r->acked_early;
+    if (r->ios) {
+        struct fio_io *tail = r->ios;
+        while (tail->next)
+            tail = tail->next;
+        tail->next = h->ios;
+        h->ios = r->ios;
+    }
+    rop_free(cl, r);
+    exclusive_lock_write_finished(cl); /* it completes with h */
+}
+
 /* SimpleSchedulerObjectDispatch::try_delay_request (this image handle's writes only) */
 static bool scheduler_hold(struct client *cl, struct rados_op *rop)
 {
@@ -444,22 +464,23 @@ static bool scheduler_hold(struct client *cl, struct rados_op *rop)
     /* an I/O split over several objects is linked from each part: never merged */
     if (rop->ios && rop->ios->parts > 1)
         return false;
-    /* merge with an adjacent held write if there is one */
+    /* merge with an adjacent held write if there is one, and then that with
+       the held write on its other side, which the new one may have joined
+       (ObjectRequests::try_delay_request merges front and back, then
+       try_merge_delayed_requests the neighbours: writes that reach the
+       scheduler out of order, as from several io_context threads, end as
+       one request all the same) */
     for (struct rados_op *h = cobj->held; h; h = h->next) {
         if (h->off + h->len == rop->off || rop->off + rop->len == h->off) {
-            if (rop->off < h->off)
-                h->off = rop->off;
-            h->len += rop->len;
-            h->acked_early += rop->acked_early;
-            if (rop->ios) {
-                struct fio_io *tail = rop->ios;
-                while (tail->next)
-                    tail = tail->next;
-                tail->next = h->ios;
-                h->ios = rop->ios;
+            held_absorb(cl, h, rop);
+            for (struct rados_op **pp = &cobj->held; *pp; pp = &(*pp)->next) {
+                struct rados_op *g = *pp;
+                if (g != h && (g->off + g->len == h->off || h->off + h->len == g->off)) {
+                    *pp = g->next;
+                    held_absorb(cl, h, g);
+                    break;
+                }
             }
-            rop_free(cl, rop);
-            exclusive_lock_write_finished(cl); /* it completes with h */
             return true;
         }
     }
@@ -968,10 +989,19 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     cl->id = id;
     cl->host = host;
     struct cpu_host *h = &c->hosts[host];
-    cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)c->spec.ceph.rbd_op_threads);
     /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0);
        12.2-15.2 complete on librados' finisher */
     cl->completes_on_finisher = !c->spec.rel.crimson && c->spec.rel.major > 0 && c->spec.rel.major < 16;
+    /* from 16.2 the I/O path runs on librados' io_context_pool, which
+       RadosClient::connect starts with librados_thread_count threads and
+       AsioEngine's constructor raises to rbd_op_threads when that is larger
+       (librbd/AsioEngine.cc; ceph's qa/workunits/rbd/rbd-nbd.sh counts
+       librados_thread_count io_context_pool threads in an rbd-nbd process);
+       before, librbd's op work queue of rbd_op_threads */
+    int64_t io_threads = c->spec.ceph.rbd_op_threads;
+    if (!cl->completes_on_finisher && c->spec.ceph.librados_thread_count > io_threads)
+        io_threads = c->spec.ceph.librados_thread_count;
+    cpu_pool_init(&cl->io_context, h, "io_context_pool", (uint32_t)io_threads);
     cpu_pool_init(&cl->rados_finisher, h, "fn-radosclient", 1);
     uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
     cl->msgr = sim_xcalloc(nm, sizeof *cl->msgr);

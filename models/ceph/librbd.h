@@ -125,7 +125,7 @@ struct client {
     const struct client_ops *ops;   /* librbd (room for krbd) */
     uint32_t id;             /* client.<4100 + id> */
     uint32_t host;
-    struct cpu_pool io_context;  /* librbd rbd_op_threads */
+    struct cpu_pool io_context;  /* librbd's io_context_pool (op work queue before 16.2) */
     /* librados' finisher ("fn-radosclient"): before Pacific, librbd's I/O went
        through librados::AioCompletion, whose callbacks RadosClient::finisher
        runs; Pacific's asio IO path (ceph PR 35629) completes on io_context */
