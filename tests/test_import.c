@@ -273,6 +273,7 @@ static void other_clusters(void **state)
                  "[{\"section\": \"osd\", \"name\": \"osd_op_queue\", \"value\": \"mclock_scheduler\"},"
                  " {\"section\": \"osd.3\", \"name\": \"debug_osd\", \"value\": \"20/20\"},"
                  " {\"section\": \"global\", \"name\": \"bluestore_prefer_deferred_size_ssd\", \"value\": \"64K\"},"
+                 " {\"section\": \"client\", \"name\": \"librados_thread_count\", \"value\": \"4\"},"
                  " {\"section\": \"mon\", \"name\": \"mon_max_pg_per_osd\", \"value\": \"500\"}]");
     snprintf(out, sizeof out, "%s/metal.json", scratch);
     struct import_opts o = {.dir = dir, .out_path = out};
@@ -286,6 +287,7 @@ static void other_clusters(void **state)
     assert_string_equal(at(s, "ceph", "osd_op_queue")->valuestring, "mclock_scheduler");
     assert_int_equal(at(s, "ceph", "bluestore_prefer_deferred_size_ssd")->valueint, 65536);
     assert_int_equal(at(s, "ceph", "bluestore_min_alloc_size_ssd")->valueint, 16384);
+    assert_int_equal(at(s, "ceph", "librados_thread_count")->valueint, 4); /* the clients' io_context_pool */
     assert_int_equal(at(s, "pool", "id")->valueint, 7);
     assert_true(has_note(&r, "taken: CPU 'AMD EPYC 7302P 16-Core Processor'"));
     assert_true(has_note(&r, "assumed: network 10gbase-t"));
