@@ -1136,12 +1136,12 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
     /* a capture taken while other work ran on the machine is not the unloaded
        host simulated (tests/data/lab10) */
     for (int i = 0; i < n; i++)
-        if (validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus))
-            fprintf(fp, "  %s: %.2f of the machine's %d cores ran outside Ceph's daemons (fio, the kernel, "
-                        "other processes: %.2f cores in processes that lasted the runs%s%s; cpu_before/after.json): "
-                        "the model has the cores to itself (tests/data/lab10)\n",
-                    g[i].name, g[i].outside_daemons_cores, g[i].machine_cpus, g[i].foreign_cores,
-                    g[i].foreign_top[0] ? ", busiest " : "", g[i].foreign_top);
+        if (validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus)) {
+            char lead[160];
+            snprintf(lead, sizeof lead, "  %s: ", g[i].name);
+            validate_print_foreign_note(fp, lead, g[i].foreign_cores, g[i].foreign_top, g[i].outside_daemons_cores,
+                                        g[i].machine_cpus);
+        }
 }
 
 static void usage(FILE *f)

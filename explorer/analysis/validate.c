@@ -690,6 +690,16 @@ bool validate_foreign_note(double foreign_cores, double outside_daemons_cores, i
            (machine_cpus > 0 && outside_daemons_cores >= VALIDATE_OUTSIDE_NOTE * machine_cpus);
 }
 
+void validate_print_foreign_note(FILE *f, const char *lead, double foreign_cores, const char *foreign_top,
+                                 double outside_daemons_cores, int machine_cpus)
+{
+    fprintf(f, "%s%.2f of the machine's %d cores ran outside Ceph's daemons (fio, the kernel, other processes: "
+               "%.2f cores in processes that lasted the run%s%s; cpu_before/after.json): the model has the cores "
+               "to itself (tests/data/lab10)\n",
+            lead, outside_daemons_cores, machine_cpus, foreign_cores, foreign_top[0] ? ", busiest " : "",
+            foreign_top);
+}
+
 /*
  * The OSDs' CPU and wake-ups per fio I/O, in total and per thread kind: from
  * the lab kit's cpu_before/after.json, else from a cephsim run's sim.json
@@ -1279,11 +1289,8 @@ void validate_print(FILE *f, const struct validate_capture *real, const struct v
     if (real->ops_biased || sim->ops_biased)
         fprintf(f, "  note: a tail dump holds only the slowest ops: its stage distributions are biased\n");
     if (validate_foreign_note(real->foreign_cores, real->outside_daemons_cores, real->machine_cpus))
-        fprintf(f, "  note: during the real run %.2f of the machine's %d cores ran outside Ceph's daemons (fio, the "
-                   "kernel, other processes: %.2f cores in processes that lasted the run%s%s; cpu_before/after.json): "
-                   "the model has the cores to itself (tests/data/lab10)\n",
-                real->outside_daemons_cores, real->machine_cpus, real->foreign_cores,
-                real->foreign_top[0] ? ", busiest " : "", real->foreign_top);
+        validate_print_foreign_note(f, "  note: during the real run ", real->foreign_cores, real->foreign_top,
+                                    real->outside_daemons_cores, real->machine_cpus);
     for (int i = 0; i < rep->n_mismatch; i++)
         fprintf(f, "  WARNING: the two sides ran different workloads: %s\n", rep->mismatch[i]);
     fprintf(f, "\n%-38s %10s %10s %9s %17s %10s  %s\n", "metric (stages: median us)", "real", "sim",

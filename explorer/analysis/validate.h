@@ -123,6 +123,9 @@ int validate_capture_load(const char *dir, struct validate_capture *cap, struct 
 /* Was a real run taken beside other load worth saying (VALIDATE_FOREIGN_NOTE,
    VALIDATE_OUTSIDE_NOTE; NAN figures say nothing)? */
 bool validate_foreign_note(double foreign_cores, double outside_daemons_cores, int machine_cpus);
+/* That note, one line after lead ("  note: during the real run ", "  group: "). */
+void validate_print_foreign_note(FILE *f, const char *lead, double foreign_cores, const char *foreign_top,
+                                 double outside_daemons_cores, int machine_cpus);
 /* The same quantities from a simulated cluster after cluster_run (calibration, no files). */
 int validate_capture_from_cluster(struct cluster *c, struct validate_capture *cap,
                                   struct sim_err *err);

@@ -471,7 +471,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
         n_local[c->acting[i]]++;
     c->osds = sim_xcalloc(c->n_osds, sizeof *c->osds);
     for (uint32_t i = 0; i < c->n_osds; i++)
-        osd_init(&c->osds[i], c, i, spec->crush ? spec->osd_host[i] : i / spec->osds_per_host, n_local[i]);
+        osd_init(&c->osds[i], c, i, osd_host_of(spec, i), n_local[i]);
     free(n_local);
     c->pg_local = sim_xcalloc((size_t)spec->pg_num * spec->pool_size, sizeof *c->pg_local);
     for (uint32_t pg = 0; pg < spec->pg_num; pg++)
