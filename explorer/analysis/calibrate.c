@@ -1137,7 +1137,7 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
        host simulated (tests/data/lab10) */
     for (int i = 0; i < n; i++)
         if (validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus)) {
-            char lead[160];
+            char lead[sizeof g[i].name + 8];
             snprintf(lead, sizeof lead, "  %s: ", g[i].name);
             validate_print_foreign_note(fp, lead, g[i].foreign_cores, g[i].foreign_top, g[i].outside_daemons_cores,
                                         g[i].machine_cpus);
