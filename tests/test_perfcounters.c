@@ -66,6 +66,8 @@ static void fill(struct osd_perf *o, struct bluestore_perf *b)
     b->bluestore_write_small_bytes = 43012096;
     b->bluestore_txc = 10501;
     b->kv_batches = 9000;
+    b->rocksdb_bg_txcs_queued = 9100;
+    b->rocksdb_bg_txcs_done = 9050;
     o->client_messages = (struct perf_throttle){.val = 1, .max = 256, .get = 4177, .get_sum = 4177,
                                                 .get_or_fail_fail = 2, .get_or_fail_success = 4177, .put = 4176,
                                                 .put_sum = 4176};
@@ -248,7 +250,8 @@ static void test_values_and_avgtime(void **state)
     assert_non_null(strstr(s, "\"op_w\":3851,\"op_w_in_bytes\":15818740,\"op_w_latency\""));
     assert_non_null(strstr(s, "\"op_rw\":15,\"op_rw_in_bytes\":16,\"op_rw_out_bytes\":17,"));
     assert_non_null(strstr(s, "\"op\":3862,\"op_in_bytes\":15818752,\"op_out_bytes\":7,"));
-    assert_non_null(strstr(s, "\"cephsim\":{\"rw_lock_waits\":101,\"requeues\":102,\"kv_batches\":9000}"));
+    assert_non_null(strstr(s, "\"cephsim\":{\"rw_lock_waits\":101,\"requeues\":102,\"kv_batches\":9000,"
+                              "\"rocksdb_bg_txcs_queued\":9100,\"rocksdb_bg_txcs_done\":9050}"));
     free(s);
 
     /* reparsed, every field reads back */

@@ -149,6 +149,22 @@ static void judge_and_summary_by_hand(void **state)
     score_summarise(&c, r, 1, &s);
     assert_int_equal(s.n, 1);
     assert_int_equal(s.out_of_band, 0);
+    /* the cases whose RocksDB background work fell behind by the summary's
+       note threshold are listed after the table, the others not */
+    r[0].bg_behind = 0.38;
+    r[1].bg_behind = 0.049;
+    r[2].bg_behind = -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&text, &len);
+    score_print(mf, &c, r);
+    fclose(mf);
+    const char *list = strstr(text, "RocksDB's background work fell behind");
+    assert_non_null(list);
+    assert_non_null(strstr(list, "\n  a "));
+    assert_non_null(strstr(list, " 38%\n"));
+    assert_null(strstr(list, "\n  b "));
+    free(text);
     score_free(&c);
     testfs_rm_tree(dir);
 }

@@ -83,6 +83,7 @@ struct score_result {
     double error;               /* (predicted - published) / published */
     bool in_band;
     double wall_s;
+    double bg_behind;           /* the runs' largest rocksdb_bg_behind (run_summary); -1: none charged */
 };
 
 struct score_summary {

@@ -236,8 +236,11 @@ cJSON *perfdump_osd_msgr(const struct osd_perf *osd, const struct bluestore_perf
             add_u64(c, "rw_lock_waits", osd->rw_lock_waits);
             add_u64(c, "requeues", osd->requeues);
         }
-        if (bs)
+        if (bs) {
             add_u64(c, "kv_batches", bs->kv_batches);
+            add_u64(c, "rocksdb_bg_txcs_queued", bs->rocksdb_bg_txcs_queued);
+            add_u64(c, "rocksdb_bg_txcs_done", bs->rocksdb_bg_txcs_done);
+        }
     }
     if (osd) {
         add_idle_finisher(root, "finisher-commit_finisher");

@@ -32,6 +32,10 @@ struct run_thread_kind {
     double cpu_us_per_op, wakeups_per_op; /* per client op */
 };
 
+/* rocksdb_bg_behind from which the summary prints its note (5 %: above the
+   work one kv_final batch queues at a window's end) */
+#define RUNNER_BG_BEHIND_NOTE 0.05
+
 struct run_summary {
     int replications;
     int ddir;                    /* FIO_DDIR_READ, FIO_DDIR_WRITE or RUN_DDIR_MIXED: what the jobs issue */
@@ -52,6 +56,8 @@ struct run_summary {
     double lock_handovers;       /* exclusive-lock releases to a peer, whole run, mean per replication */
     double lock_wait_mean_us;    /* mean wait of a write the exclusive-lock layer held back */
     double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
+    double rocksdb_bg_behind;    /* share of the window's RocksDB background work (txcs) still
+                                    queued on rocksdb:low at its end; -1: none was charged */
     struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's threads by name */
     uint32_t n_osd_threads;
     /* the fio processes' threads by name: fio's job threads and, with librbd,

@@ -469,15 +469,17 @@ static void bluestore_destroy(void *store)
     free(bs);
 }
 
-static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+static void rocksdb_bg_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t n)
 {
+    struct bluestore *bs = obj;
+    bs->perf.rocksdb_bg_txcs_done += n;
     cpu_thread_release(th);
 }
 
 static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t n)
 {
     struct bluestore *bs = obj;
-    cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc * bs->rocksdb_cpu, rocksdb_bg_done, bs, 0);
+    cpu_exec(th, (double)n * bs->env.cost->rocksdb_background_us_per_txc * bs->rocksdb_cpu, rocksdb_bg_done, bs, n);
 }
 
 /*
@@ -492,6 +494,7 @@ static void rocksdb_bg_run(struct sim *s, struct cpu_thread *th, void *obj, uint
 static void rocksdb_background(struct bluestore *bs, uint64_t n)
 {
     if (!bs->env.rocksdb_flush_on_fill) {
+        bs->perf.rocksdb_bg_txcs_queued += n;
         cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, n);
         return;
     }
@@ -502,7 +505,9 @@ static void rocksdb_background(struct bluestore *bs, uint64_t n)
     while (bs->memtable_bytes >= bs->flush_bytes) {
         bs->memtable_bytes -= bs->flush_bytes;
         bs->perf.rocksdb_flushes++;
-        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, (uint64_t)llround(bs->flush_bytes / per_txc));
+        uint64_t txcs = (uint64_t)llround(bs->flush_bytes / per_txc);
+        bs->perf.rocksdb_bg_txcs_queued += txcs;
+        cpu_pool_submit(&bs->rocksdb_bg, CPU_PRIO_NORMAL, rocksdb_bg_run, bs, txcs);
     }
 }
 

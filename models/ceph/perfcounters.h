@@ -76,6 +76,10 @@ struct bluestore_perf {
     uint64_t bluestore_txc;
     uint64_t kv_batches;            /* not in Ceph: kv_sync cycles, for batch size */
     uint64_t rocksdb_flushes;       /* not in Ceph: memtable flushes (cluster.rocksdb_flushes on_fill) */
+    /* not in Ceph: txcs whose RocksDB background work (cost.rocksdb_background_us_per_txc) was
+       queued on rocksdb:low, and whose work those threads finished, since the reset; more in
+       than out means the threads fell behind the charge (a real RocksDB would stall writes) */
+    uint64_t rocksdb_bg_txcs_queued, rocksdb_bg_txcs_done;
     /* throttle-bluestore_throttle_bytes: BlueStoreThrottle::try_start_transaction's get per
        txc, release_kv_throttle's one put per kv_sync batch */
     struct perf_throttle throttle_bytes;
