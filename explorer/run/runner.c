@@ -632,8 +632,11 @@ int runner_run_opts(const struct scenario *sc, const char *out_dir, const struct
         bg_done += r[k].bg_done;
     }
     sum->read_cache_hit = cache_read ? cache_hit / cache_read : -1;
-    /* the backlog's growth over the window (done counts work queued before it too) */
-    sum->rocksdb_bg_behind = bg_queued > 0 ? fmax(0, bg_queued - bg_done) / bg_queued : -1;
+    /* the backlog's growth over the window (done counts work queued before it
+       too); steady's charge only: on_fill's flushes come in bursts, one of
+       which may just be under way at the end */
+    sum->rocksdb_bg_behind = bg_queued > 0 && sc->cluster.rocksdb_flushes != SCENARIO_ROCKSDB_ON_FILL
+                             ? fmax(0, bg_queued - bg_done) / bg_queued : -1;
     sum->client_cpu_us_per_op = ops ? client_cpu / ops : 0;
     sum->osd_cpu_us_per_op = ops ? osd_cpu / ops : 0;
     sum->wakeups_per_op = ops ? wakeups / ops : 0;
@@ -818,9 +821,8 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
                 100 * s->read_cache_hit);
     /* steady's charge per txc is a long run's average; a window that leaves a
        growing backlog behind was not paying it, and a real RocksDB there would
-       stall writes (WriteController) where the model lets them run (on_fill's
-       flushes come in bursts, one of which may just be under way) */
-    if (s->rocksdb_bg_behind >= RUNNER_BG_BEHIND_NOTE && sc->cluster.rocksdb_flushes != SCENARIO_ROCKSDB_ON_FILL)
+       stall writes (WriteController) where the model lets them run */
+    if (s->rocksdb_bg_behind >= RUNNER_BG_BEHIND_NOTE)
         fprintf(f, "  note: RocksDB's background work fell behind: %.0f%% of this window's charge "
                    "(cost.rocksdb_background_us_per_txc on the rocksdb:low threads) is still queued at its end; "
                    "a long real run would stall writes until compaction caught up, which the model does not do, "

@@ -57,7 +57,8 @@ struct run_summary {
     double lock_wait_mean_us;    /* mean wait of a write the exclusive-lock layer held back */
     double read_cache_hit;       /* share of the bytes read the OSDs' data caches held; -1: no reads */
     double rocksdb_bg_behind;    /* share of the window's RocksDB background work (txcs) still
-                                    queued on rocksdb:low at its end; -1: none was charged */
+                                    queued on rocksdb:low at its end; -1: none was charged, or
+                                    cluster.rocksdb_flushes on_fill */
     struct run_thread_kind osd_threads[CLUSTER_THREAD_KINDS_MAX]; /* ceph-osd's threads by name */
     uint32_t n_osd_threads;
     /* the fio processes' threads by name: fio's job threads and, with librbd,
