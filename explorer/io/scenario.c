@@ -30,6 +30,10 @@ static const char *const governor_names[] = {"default", "performance", "ondemand
 static const char *const failure_domain_names[] = {"host", "osd", NULL};
 static const char *const pool_type_names[] = {"replicated", "erasure", NULL};
 static const char *const osd_cpus_scope_names[] = {"osd", "nvme", "host", NULL};
+/* scenario_to_spec casts the name's index to the model's enum */
+_Static_assert(sizeof osd_cpus_scope_names / sizeof *osd_cpus_scope_names == OSD_CPUS_PER_HOST + 2 &&
+                   OSD_CPUS_PER_OSD == 0 && OSD_CPUS_PER_NVME == 1,
+               "osd_cpus_scope_names follows enum osd_cpus_scope");
 static const char *const rocksdb_flushes_names[] = {"steady", "on_fill", NULL};
 static const char *const guard_names[] = {"default", "assert_exists", "none", "stat_roundtrip",
                                           "write_flag", "object_map_skip", NULL};
