@@ -672,14 +672,20 @@ static void test_cache_warm_start(void **state)
                            "ceph.bluestore_cache_meta_ratio=0", "ceph.bluestore_cache_kv_ratio=0",
                            "ceph.bluestore_cache_kv_onode_ratio=0", "ceph.osd_num_cache_shards=1"};
     /* a read the cache holds skips the device: BlueStore's read_lat falls by
-       the PM983's random read latency (85 us, datasheet typical) */
+       the PM983's random read latency (85 us, datasheet typical) and by the
+       hand-off of its completion, which BlueStore::_do_read waits for in
+       IOContext::aio_wait: bstore_aio woken out of io_getevents (wake 6 us +
+       C1's 1), its reap (2 us at 3.0 GHz on a 3.3 GHz boost: 1.82) and the
+       reader woken (7, + 1.5 when bstore_aio sits on another CCX):
+       85 + 15.8 ... 85 + 17.3 */
     struct cache_totals cold = run_cache((const char *[]){"ceph.bluestore_default_buffered_read=false"}, 1);
     struct cache_totals warm = run_cache((const char *[]){"image.cached=1"}, 1);
     assert_int_equal(warm.miss, 0);
     assert_int_equal(cold.hit, 0);
-    if (fabs(cold.read_lat_us - warm.read_lat_us - 85) > 4)
-        fail_msg("read_lat %.1f us cold, %.1f us from the cache: the difference should be the drive's 85 us",
-                 cold.read_lat_us, warm.read_lat_us);
+    double saved = cold.read_lat_us - warm.read_lat_us;
+    if (saved < 85 + 15.8 - 1 || saved > 85 + 17.3 + 1)
+        fail_msg("read_lat %.1f us cold, %.1f us from the cache: the difference should be the drive's 85 us "
+                 "and the aio thread's hand-off, 15.8-17.3 us", cold.read_lat_us, warm.read_lat_us);
     struct cache_totals q = run_cache(small, 10);
     double rq = (double)q.hit / (double)(q.hit + q.miss);
     if (fabs(rq - 0.25) > 0.06)

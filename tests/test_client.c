@@ -1252,10 +1252,12 @@ static int count_ops(const struct run *r, const char *oid_prefix, const char *pr
 static void test_numjobs_simple_scheduler_per_client(void **state)
 {
     const char *jobs = "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=16\nsize=4m\nnumjobs=4\ntime_based\n";
-    /* with the exclusive lock (the default) they take turns: it runs, all four write */
-    const char *locked[] = {"ceph.rbd_io_scheduler=simple"};
+    /* with the exclusive lock (the default) they take turns: it runs, all four
+       write (the lock goes to whichever requester's lock op reaches the OSD
+       first, not in turn, so one clone may wait most of 0.3 s: 1 s) */
+    const char *locked[] = {"ceph.rbd_io_scheduler=simple", "sim.duration_s=1"};
     struct run r;
-    run_jobs(&r, jobs, locked, 1);
+    run_jobs(&r, jobs, locked, 2);
     for (int i = 0; i < 4; i++)
         if (wstats(&r, i)->total_ios == 0)
             fail_msg("clone %d wrote nothing", i);

@@ -5,7 +5,8 @@
  * deepest state whose target residency the idle period exceeded, its exit
  * latency added to the scheduler's wake cost); the thread pool's dispatch
  * order (private queue, FRONT, HIGH, NORMAL FIFO), one wake-up per sleeping
- * thread and none for a polling pool; cpu_exec's clock scaling; the
+ * thread and none for a polling pool or a busy-polling thread still in its
+ * spin (net.core.busy_poll); cpu_exec's clock scaling; the
  * ondemand/schedutil governor at low and sustained load; the boost limit by
  * active cores (boost -> all-core clock, never below base) and P0 = base as
  * the top of the governor's range; SMT siblings sharing a core; the extra
@@ -498,6 +499,118 @@ static void test_pool_polling_no_wake_cost(void **state)
     assert_int_equal(l.n, 1);
     assert_int_equal(l.t[0], 10000000);
     assert_true(h.wake_ns_total == 0);
+    cpu_pool_fini(&pool);
+    sim_destroy(s);
+}
+
+/*
+ * net.core.busy_poll 50 us, wake 5 us, C1 (exit 1, residency 2), cores at the
+ * reference clock, thread_sleep_us 2.  By hand: item 1 at 0 wakes the thread
+ * (idle 0 us: 5 us), runs 5 -> 15 and the thread spins 15 -> 65; item 2 at 30
+ * finds it spinning: starts at 30 exactly, no wake-up; it runs to 40, the
+ * spin 40 -> 90, then it sleeps; item 3 at 300 wakes it from 210 us of sleep:
+ * 5 + 1 = 6 us, at 306.  Its CPU: 3 x 10 us of work + 15 us of spin + 50 us of
+ * spin and its 2 us way to sleep = 97 us; 2 wake-ups.  The same pool whose
+ * sockets never saw a NIC queue (napi_seen false: loopback) never spins: 3
+ * wake-ups (item 2 at 30 + 5 + 1).
+ */
+static void test_pool_busy_poll(void **state)
+{
+    for (int napi = 1; napi >= 0; napi--) {
+        struct sim *s = sim_create(5);
+        struct cpu_host h;
+        struct cpu_params p = c1_params();
+        p.sleep_us = 2;
+        cpu_host_init(&h, s, &p);
+        struct cpu_pool pool;
+        cpu_pool_init(&pool, &h, "msgr-worker", 1);
+        pool.busy_poll_ns = 50000;
+        pool.napi_seen = napi;
+        struct run_log l = {.pool = &pool, .work_us = 10};
+        sim_schedule(s, 0, submit_ev, &l, 1);
+        sim_schedule(s, 30000, submit_ev, &l, 2);
+        sim_schedule(s, 300000, submit_ev, &l, 3);
+        assert_false(cpu_pool_spinning(&pool));
+        sim_run(s, SIM_TIME_MAX);
+        assert_int_equal(l.n, 3);
+        if (napi) {
+            assert_int_equal(l.t[0], 5000);
+            assert_int_equal(l.t[1], 30000);
+            assert_int_equal(l.t[2], 306000);
+            assert_int_equal(pool.threads[0].wakeups, 2);
+            assert_true(fabs(pool.threads[0].busy_ns - 97000) < 1);
+        } else {
+            assert_int_equal(l.t[1], 36000);
+            assert_int_equal(pool.threads[0].wakeups, 3);
+        }
+        cpu_pool_fini(&pool);
+        sim_destroy(s);
+    }
+}
+
+/*
+ * cpu_thread_block / cpu_thread_resume (BlueStore's reader in aio_wait): a
+ * one-thread pool, wake 5 us, C1 (exit 1, residency 2).  Item A at 0 wakes
+ * the thread (5 us), blocks at 5; item B queued at 10 waits: the blocked
+ * thread keeps A and takes nothing else.  At 100 another event resumes it:
+ * 95 us asleep, so 5 + 1 = 6 us: A's rest runs at 106 and B starts at 106
+ * when A releases.  Two wake-ups counted (A's start and the resume).
+ */
+struct block_probe {
+    struct cpu_pool *pool;
+    struct cpu_thread *blocked;
+    sim_time_t resumed_at, b_at;
+};
+
+static void probe_resumed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct block_probe *b = obj;
+    b->resumed_at = sim_now(s);
+    cpu_thread_release(th);
+}
+
+static void probe_blocks(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct block_probe *b = obj;
+    b->blocked = th;
+    cpu_thread_block(th);
+}
+
+static void probe_b(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct block_probe *b = obj;
+    b->b_at = sim_now(s);
+    cpu_thread_release(th);
+}
+
+static void submit_b(struct sim *s, void *obj, uint64_t arg)
+{
+    struct block_probe *b = obj;
+    cpu_pool_submit(b->pool, CPU_PRIO_NORMAL, probe_b, b, 0);
+}
+
+static void resume_ev(struct sim *s, void *obj, uint64_t arg)
+{
+    struct block_probe *b = obj;
+    cpu_thread_resume(b->blocked, probe_resumed, b, 0);
+}
+
+static void test_thread_block_resume(void **state)
+{
+    struct sim *s = sim_create(5);
+    struct cpu_host h;
+    struct cpu_params p = c1_params();
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool pool;
+    cpu_pool_init(&pool, &h, "tp_osd_tp", 1);
+    struct block_probe b = {.pool = &pool};
+    cpu_pool_submit(&pool, CPU_PRIO_NORMAL, probe_blocks, &b, 0);
+    sim_schedule(s, 10000, submit_b, &b, 0);
+    sim_schedule(s, 100000, resume_ev, &b, 0);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(b.resumed_at, 106000);
+    assert_int_equal(b.b_at, 106000);
+    assert_int_equal(pool.threads[0].wakeups, 2);
     cpu_pool_fini(&pool);
     sim_destroy(s);
 }
@@ -1036,6 +1149,8 @@ int main(void)
         cmocka_unit_test(test_pool_figures_since_reset),
         cmocka_unit_test(test_pool_wake_all),
         cmocka_unit_test(test_pool_polling_no_wake_cost),
+        cmocka_unit_test(test_pool_busy_poll),
+        cmocka_unit_test(test_thread_block_resume),
         cmocka_unit_test(test_exec_clock_scaling),
         cmocka_unit_test(test_governor),
         cmocka_unit_test(test_boost_limit),

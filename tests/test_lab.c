@@ -16,7 +16,8 @@
  *  - erasure-coded pools: the roll-forward against tests/data/lab7 (k=2 m=1),
  *    and what scales with k (2, 4, 6) against tests/data/lab8 (8 OSDs),
  *  - the OSDs' op-history thread against tests/data/lab9 (its wake-ups per I/O
- *    follow its 1 ms poll, not the ops; none with the op tracker off),
+ *    follow its 1 ms poll, not the ops; none with the op tracker off), and a
+ *    read's hand-offs through bstore_aio (wake-ups per read of it and tp_osd_tp),
  *  - scenarios/lab5.json against tests/data/lab10's runs without foreign load
  *    (the same runs beside busy loops are printed: the model has none),
  * each group simulated once with its first repetition's workload and compared
@@ -85,6 +86,10 @@ static void check_lab(const struct lab_band *b)
     for (int i = 0; i < n; i++) {
         assert_true(g[i].reps >= 1);
         assert_true(g[i].sim_iops > 0 && g[i].sim_lat > 0);
+        /* a read capture that found its data in the cache (flagged under the
+           table) is not the cold run simulated: in the means, not held to the band */
+        if (calibrate_group_cache_warm(&g[i]))
+            continue;
         if (fabs(g[i].err_iops) > b->group || fabs(g[i].err_lat) > b->group) {
             print_message("%s: %s outside the per-group band %.0f%%: IOPS %+.1f%%, clat %+.1f%%\n", b->dir,
                           g[i].name, 100 * b->group, 100 * g[i].err_iops, 100 * g[i].err_lat);
@@ -675,6 +680,47 @@ static void test_lab9_op_history(void **state)
     scenario_free(&sc);
 }
 
+/*
+ * BlueStore::_do_read reads by aio and sleeps in IOContext::aio_wait until
+ * bstore_aio (KernelDevice::_aio_thread) has reaped the completion and woken
+ * it (try_aio_wake): per cold 4 KiB read the real OSDs' bstore_aio wakes
+ * 1.00 times at QD=1 and 0.66 at QD=32 (it reaps several completions per
+ * io_getevents under load), tp_osd_tp 3.57 and 3.25 times (lab9, mean of two
+ * runs, caches dropped before each).  scenarios/lab5.json within 35 %: 1.00 /
+ * 0.45 and 4.00 / 2.79 when built (0 and 3.00 / 1.89 before, when the shard
+ * thread read as if by a synchronous syscall).
+ */
+static void test_lab9_read_handoffs(void **state)
+{
+    const struct {
+        const char *run, *iodepth;
+    } w[] = {{"randread_qd1", "fio.iodepth=1"}, {"randread_qd32", "fio.iodepth=32"}};
+    const char *kinds[] = {"bstore_aio", "tp_osd_tp"};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        const char *sets[] = {"fio.rw=randread", w[i].iodepth, "sim.duration_s=1", "sim.warmup_s=0.3"};
+        struct scenario sc;
+        struct cluster *c = simulated_cluster("scenarios/lab5.json", NULL, NULL, sets, 4, &sc);
+        const struct job_result *jr = cluster_job_results(c);
+        double ios = (double)jr[0].dir[FIO_DDIR_READ].total_ios;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            double real = 0;
+            for (int r = 1; r <= 2; r++) {
+                char run[64];
+                snprintf(run, sizeof run, "%s_r%d", w[i].run, r);
+                real += lab9_osd_wakeups(run, kinds[k]) / 2;
+            }
+            struct cluster_thread_stats ts;
+            assert_true(thread_kind_stats(c, "ceph-osd", kinds[k], &ts));
+            double sim = (double)ts.wakeups / ios;
+            print_message("lab9 %s: %s wake-ups per read real %.3f, model %.3f\n", w[i].run, kinds[k], real, sim);
+            if (fabs(sim / real - 1) > 0.35)
+                fail_msg("lab9 %s: %s wakes %.3f times per read, the real OSDs' %.3f", w[i].run, kinds[k], sim, real);
+        }
+        cluster_destroy(c);
+        scenario_free(&sc);
+    }
+}
+
 /* ---- lab10: the same VM with and without someone else's load ---- */
 
 /*
@@ -736,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_lab7_ec_rollforward),
         cmocka_unit_test(test_lab8_ec_k_scaling),
         cmocka_unit_test(test_lab9_op_history),
+        cmocka_unit_test(test_lab9_read_handoffs),
         cmocka_unit_test(test_lab10_unloaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

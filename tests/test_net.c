@@ -7,7 +7,8 @@
  * switch and back to back, the same-host loopback path, contention of two
  * flows on one NIC's transmit link, the per-message kernel CPU helpers, and
  * 4,000 messages fanning in through one switch against Lindley's recursion
- * worked out in the test (the switch step net_send resolves at send time).
+ * worked out in the test (the switch step net_send resolves at send time),
+ * and net.core.busy_poll's reader taking a message without the interrupt.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "hwprofile.h"
 #include "net.h"
 #include "sim.h"
@@ -155,6 +157,66 @@ static void test_one_way(void **state)
     ct.has_switch = false;
     assert_int_equal(net_one_way_ns(&ct, MSG), 3821 + 2500 + 8000);
     assert_int_equal(send_one(&ct, 0, 1, MSG), 3821 + 2500 + 8000);
+}
+
+/* An idle reader thread (a msgr-worker of 1 thread) and a message to it. */
+static void release_at_once(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    cpu_thread_release(th);
+}
+
+/*
+ * net.core.busy_poll: the reading worker ran an item at 0 and spins in
+ * epoll_wait's busy poll for 1 ms.  A message sent at `at` reaches its NIC
+ * queue at at + one-way - irq_wake: inside the spin it is delivered then (the
+ * poll reads the queue, no interrupt: 8 us earlier), after the spin at
+ * at + one-way as without polling.  Every switch mode and back to back; the
+ * reader is marked as reading a NIC queue (its spin needs one); the loopback
+ * path is never polled.
+ */
+static sim_time_t send_polled(const struct net_params *p, uint32_t dst, sim_time_t at, bool *napi_seen)
+{
+    struct sim *s = sim_create(1);
+    struct cpu_params cp = {.cores = 2, .max_clock_ghz = 3, .idle_clock_ghz = 3, .ref_clock_ghz = 3,
+                            .governor = CPU_GOV_PERFORMANCE, .governor_up_util = 0.8, .util_window_us = 1000,
+                            .wake_us = 5};
+    struct cpu_host h;
+    cpu_host_init(&h, s, &cp);
+    struct cpu_pool rx;
+    cpu_pool_init(&rx, &h, "msgr-worker", 1);
+    rx.busy_poll_ns = 1000000;
+    rx.napi_seen = true;
+    cpu_pool_submit(&rx, CPU_PRIO_NORMAL, release_at_once, NULL, 0); /* woken at 5 us, spins from then */
+    struct net n;
+    net_init(&n, s, p, 3);
+    n.busy_poll = true;
+    struct arrival a = {0};
+    sim_run(s, at);
+    rx.napi_seen = false;
+    net_send_polled(&n, 0, dst, MSG, delivered, &a, 0, &rx);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(a.n, 1);
+    *napi_seen = rx.napi_seen;
+    net_fini(&n);
+    cpu_pool_fini(&rx);
+    sim_destroy(s);
+    return a.t[0] - at;
+}
+
+static void test_busy_poll_skips_interrupt(void **state)
+{
+    const char *sw[] = {"tor-cut-through", "tor-store-and-forward", "none"};
+    for (size_t i = 0; i < 3; i++) {
+        struct net_params p = params_from_profiles("100gbe", sw[i]);
+        sim_time_t one_way = net_one_way_ns(&p, MSG), irq = (sim_time_t)llround(p.irq_wake_us * 1e3);
+        bool seen;
+        assert_int_equal(send_polled(&p, 1, 100000, &seen), one_way - irq); /* inside the spin */
+        assert_true(seen);
+        assert_int_equal(send_polled(&p, 1, 2000000, &seen), one_way); /* after it: the interrupt */
+        assert_true(seen);
+        assert_int_equal(send_polled(&p, 0, 100000, &seen), llround((LOOPBACK_US + p.irq_wake_us) * 1e3));
+        assert_false(seen);
+    }
 }
 
 /* Same host: the kernel loopback (6 us) + the reader's wake (8 us), no serialisation, any size. */
@@ -353,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_serialisation),
         cmocka_unit_test(test_one_way),
         cmocka_unit_test(test_loopback),
+        cmocka_unit_test(test_busy_poll_skips_interrupt),
         cmocka_unit_test(test_tx_contention),
         cmocka_unit_test(test_cpu_helpers),
         cmocka_unit_test(test_switch_fan_in_matches_lindley),

@@ -1095,6 +1095,15 @@ void calibrate_compare_summary(const struct calibrate_group *g, int n, double *m
     *mean_abs_lat = n ? sl / n : NAN;
 }
 
+/* A read capture that found its data in the cache is not the cold run simulated
+   (fio's randrepeat=1 re-reads the offsets of the run before); write runs read a
+   little too (the counters see BlueStore's own reads), so only read groups. */
+bool calibrate_group_cache_warm(const struct calibrate_group *g)
+{
+    return g->ddir == 0 && g->real_cache_hit >= CALIBRATE_CACHE_NOTE &&
+           g->real_cache_hit - fmax(g->sim_cache_hit, 0) >= CALIBRATE_CACHE_NOTE;
+}
+
 void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, const struct calibrate_group *g, int n)
 {
     fprintf(fp, "%s against the captures of %s (real: mean of the repetitions, spread = (max - min) / mean)\n",
@@ -1123,12 +1132,8 @@ void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, co
         fprintf(fp, "mean |error| over the %d group%s taken without other load (notes below): IOPS %.1f%%, clat mean "
                     "%.1f%%\n",
                 nq, nq == 1 ? "" : "s", 100 * qi / nq, 100 * ql / nq);
-    /* a read capture that found its data in the cache is not the cold run simulated
-       (fio's randrepeat=1 re-reads the offsets of the run before); write runs read a
-       little too (the counters see BlueStore's own reads), so only read groups */
     for (int i = 0; i < n; i++)
-        if (g[i].ddir == 0 && g[i].real_cache_hit >= CALIBRATE_CACHE_NOTE &&
-            g[i].real_cache_hit - fmax(g[i].sim_cache_hit, 0) >= CALIBRATE_CACHE_NOTE)
+        if (calibrate_group_cache_warm(&g[i]))
             fprintf(fp, "  %s: the real reads found %.0f%% of their bytes in BlueStore's data cache, the simulated %.0f%% "
                         "(bluestore_buffer_hit_bytes; fio's randrepeat=1 re-reads the previous run's offsets: drop the "
                         "OSDs' caches or use randrepeat=0 for a cold capture)\n",

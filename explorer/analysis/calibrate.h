@@ -159,6 +159,9 @@ int calibrate_compare_dir(const struct calibrate_opts *o, const char *dir, struc
 void calibrate_compare_summary(const struct calibrate_group *g, int n, double *mean_abs_iops, double *mean_abs_lat);
 /* The table, one line per group, and the summary line. */
 void calibrate_compare_print(FILE *fp, const char *scenario, const char *dir, const struct calibrate_group *g, int n);
+/* A read group whose real reads found CALIBRATE_CACHE_NOTE more of their bytes
+   in BlueStore's cache than the (cold) simulation: not the run simulated. */
+bool calibrate_group_cache_warm(const struct calibrate_group *g);
 
 /*
  * cephsim calibrate --profile SCENARIO --real DIR... [--check DIR...] -o OUT.json

@@ -63,6 +63,13 @@ const struct param_def scenario_cluster_params[] = {
      "fio runs on the OSD hosts themselves, its job clones dealt over all of them in turn (a hyperconverged "
      "cluster; cbt's clients = its osds): they share the hosts' cores with the OSDs and reach a local primary "
      "without the wire; needs client_hosts 0"},
+    {"busy_poll", PARAM_DOUBLE, CL(busy_poll), 0, 1e6, 0, NULL, NULL, "us",
+     "net.core.busy_poll (and busy_read) of every host: an idle messenger worker spins in epoll_wait polling its NIC "
+     "queue this long before it sleeps (fs/eventpoll.c ep_poll -> ep_busy_loop, napi_busy_loop): work reaching it "
+     "meanwhile costs no wake-up, a message reaching its NIC queue no interrupt (irq_wake_us), and the spin is CPU "
+     "the thread shows; only for sockets fed by a NIC (not loopback), only for epoll readers (librbd's and the OSD's "
+     "msgr-workers, not krbd's kworkers); tuned's network-latency profile sets 50 (redhat-performance/tuned "
+     "profiles/network-latency/tuned.conf); Linux default 0 (off)"},
     {"cpu", PARAM_STRING, CL(cpu), 0, 0, 0, "epyc-7302p", NULL, NULL, "CPU profile (hw-profiles/cpu)"},
     {"nvme", PARAM_STRING, CL(nvme), 0, 0, 0, "pm983", NULL, NULL, "NVMe profile (hw-profiles/nvme)"},
     {"nic", PARAM_STRING, CL(nic), 0, 0, 0, "10gbase-t", NULL, NULL, "NIC/link profile (hw-profiles/nic)"},
@@ -1175,6 +1182,7 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
     spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
     spec->clients_on_osd_hosts = sc->cluster.clients_on_osd_hosts;
+    spec->busy_poll_us = sc->cluster.busy_poll;
     if (spec->clients_on_osd_hosts && spec->client_hosts)
         return sim_errf(err, -EINVAL, "%s: cluster.clients_on_osd_hosts: needs cluster.client_hosts 0 (it is %u)", sc->path,
                         spec->client_hosts);

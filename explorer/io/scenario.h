@@ -35,6 +35,7 @@ struct scenario_cluster {
     char host[PARAM_STR_MAX];       /* host profile: defaults for the four parts and OSDs per host */
     int64_t hosts, osds_per_host, client_hosts;
     bool clients_on_osd_hosts;      /* fio dealt over the OSD hosts (hyperconverged) */
+    double busy_poll;               /* net.core.busy_poll, us (0: off) */
     int64_t osds_per_nvme;          /* OSDs sharing one drive (ceph-volume --osds-per-device) */
     int64_t osd_cpus;               /* hardware threads of each OSD's CPU set (0: no set) */
     bool osd_cpus_smt;              /* the set pairs cores with their SMT siblings */

@@ -1000,7 +1000,8 @@ static void read_cpu_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     cont(s, th, t->owner, 0);
 }
 
-static void read_io_done(struct sim *s, void *obj, uint64_t arg)
+/* The reader is back from IOContext::aio_wait: _generate_read_result_bl. */
+static void read_resumed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct store_txc *t = obj;
     struct bluestore *bs = t->store;
@@ -1011,7 +1012,31 @@ static void read_io_done(struct sim *s, void *obj, uint64_t arg)
             cache_insert(bs, k, t->cache_shard);
         cache_gauges(bs);
     }
-    cpu_exec(t->th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
+    cpu_exec(th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, arg);
+}
+
+/* KernelDevice::_aio_thread reaped the read: IOContext::try_aio_wake
+   (num_running to 0: notify_all) wakes the reader out of aio_wait. */
+static void read_reaped(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct store_txc *t = obj;
+    cpu_thread_resume(t->th, read_resumed, t, arg);
+    cpu_thread_release(th);
+}
+
+static void read_reap(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
+    cpu_exec(th, stage(bs, bs->env.cost->bluestore_read_reap_us), read_reaped, t, arg);
+}
+
+/* The device completed the read: bstore_aio's io_getevents returns with it. */
+static void read_io_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct store_txc *t = obj;
+    struct bluestore *bs = t->store;
+    cpu_pool_submit(&bs->aio, CPU_PRIO_NORMAL, read_reap, t, arg);
 }
 
 static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc *t, uint64_t bytes, cpu_item_fn cont)
@@ -1039,7 +1064,10 @@ static void bluestore_read(void *store, struct cpu_thread *th, struct store_txc 
         cpu_exec(th, stage(bs, bs->env.cost->bluestore_read_us), read_cpu_done, t, (uint64_t)(uintptr_t)cont);
         return;
     }
-    /* BlueStore::read on a replicated pool is synchronous: the shard thread waits */
+    /* BlueStore::_do_read always reads by aio: bdev->aio_submit, then the
+       shard thread sleeps in IOContext::aio_wait until the aio thread has
+       reaped the completion (KernelDevice::_aio_thread -> try_aio_wake) */
+    cpu_thread_block(th);
     nvme_read_at(bs->dev, t->addr, (uint32_t)missing, read_io_done, t, (uint64_t)(uintptr_t)cont);
 }
 

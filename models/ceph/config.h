@@ -123,7 +123,7 @@ struct stage_costs {
     /* the OpTracker's history thread, per finished op (and more for a write) */
     double osd_op_history_insert_us, osd_op_history_write_us;
     /* BlueStore */
-    double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_kv_submit_us,
+    double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_read_reap_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
         bluestore_deferred_us, rocksdb_background_us_per_txc;
     /* RocksDB's memtable inserts on kv_sync, per key of a txc */

@@ -141,10 +141,10 @@ static void send_to_shard(struct cluster *c, struct osd *o, struct osd *peer, ui
     if (peer == o && o->ms_local)
         cpu_pool_submit(o->ms_local, CPU_PRIO_NORMAL, local_rx, obj, arg);
     else if (peer == o)
-        msgr_send(c, osd_worker(o, o->id), o->host, o->host, bytes, delivered, obj, arg);
+        msgr_send(c, osd_worker(o, o->id), NULL, o->host, o->host, bytes, delivered, obj, arg);
     else
-        msgr_send_lossless(c, osd_worker(o, peer->id), osd_conn(o, peer->id), o->host, peer->host, bytes, delivered,
-                           obj, arg);
+        msgr_send_lossless(c, osd_worker(o, peer->id), osd_worker(peer, o->id), osd_conn(o, peer->id), o->host,
+                           peer->host, bytes, delivered, obj, arg);
 }
 
 /* The ms_local thread's share of a message an OSD sent itself: its dispatch and OSD::ms_fast_dispatch. */

@@ -76,7 +76,8 @@ static void con_written(struct sim *s, struct cpu_thread *th, void *obj, uint64_
 {
     struct rados_op *rop = obj;
     struct cluster *c = rop->cl->c;
-    net_send(&c->net, rop->cl->host, c->osds[rop->primary].host, (uint32_t)arg, osd_client_op_delivered, rop, 0);
+    net_send_polled(&c->net, rop->cl->host, c->osds[rop->primary].host, (uint32_t)arg, osd_client_op_delivered, rop, 0,
+                    osd_client_worker(&c->osds[rop->primary], rop->cl->id));
     cpu_thread_release(th);
 }
 
@@ -187,6 +188,14 @@ static void reply_rx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
     cpu_exec(th, msgr_rx_cost(c, bytes) + c->spec.cost.krbd_complete_us, reply_handled, rop, 0);
 }
 
+/* libceph's socket is read by the ceph-msgr kworker with kernel_recvmsg(...,
+   MSG_DONTWAIT) when its data_ready callback queues the work: no epoll_wait,
+   so net.core.busy_poll never spins for it. */
+static struct cpu_pool *krbd_rx_worker(struct client *cl, uint32_t osd)
+{
+    return NULL;
+}
+
 static void krbd_reply_delivered(struct sim *s, void *obj, uint64_t arg)
 {
     struct rados_op *rop = obj;
@@ -284,6 +293,7 @@ const struct client_ops krbd_client_ops = {
     .block_engine = true,
     .submit_io = krbd_submit_io,
     .reply_delivered = krbd_reply_delivered,
+    .rx_worker = krbd_rx_worker,
     .watch_notify_delivered = krbd_watch_notify_delivered,
     .notify_complete_delivered = krbd_notify_complete_delivered,
     .cpu_ns = krbd_cpu_ns,

@@ -173,6 +173,10 @@ struct client_ops {
     sim_event_fn watch_notify_delivered;
     /* net delivery of NOTIFY_COMPLETE for the notify obj at its notifier */
     sim_event_fn notify_complete_delivered;
+    /* the thread reading its connection to OSD osd when that is an epoll
+       reader (librbd's msgr-worker, where net.core.busy_poll applies), else
+       NULL (the kernel client's ceph-msgr kworker reads without blocking) */
+    struct cpu_pool *(*rx_worker)(struct client *cl, uint32_t osd);
     /* CPU time of the threads this client owns (fio's, and its library's or
        mapping's), since they were created (ns) */
     double (*cpu_ns)(const struct client *cl);

@@ -11,9 +11,16 @@
  */
 #include "msgr.h"
 
+#include <math.h>
 #include <stdint.h>
 
 #include "cluster-internal.h"
+
+void msgr_worker_init(struct cpu_pool *p, struct cpu_host *h, const struct cluster *c)
+{
+    cpu_pool_init(p, h, "msgr-worker", 1);
+    p->busy_poll_ns = (sim_time_t)llround(c->spec.busy_poll_us * 1e3);
+}
 
 double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
 {
@@ -61,7 +68,7 @@ static void ack_written(struct sim *s, struct cpu_thread *th, void *obj, uint64_
     struct msgr_worker_perf *p = th->pool->owner;
     if (p && c->measuring)
         p->ack_frames++;
-    net_send(&c->net, m->src_host, m->dst_host, ACK_FRAME_BYTES, ack_delivered, m->obj, arg);
+    net_send_polled(&c->net, m->src_host, m->dst_host, ACK_FRAME_BYTES, ack_delivered, m->obj, arg, m->obj);
     pool_put(&c->msg_pool, m);
     cpu_thread_release(th);
 }
@@ -108,7 +115,7 @@ static void msgr_tx_done(struct sim *s, struct cpu_thread *th, void *obj, uint64
         p->send_ns += (uint64_t)(sim_now(s) - m->t_tx);
         lat_sum_add(&p->send_queue_lat, (uint64_t)(m->t_tx - m->t_queued));
     }
-    net_send(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg);
+    net_send_polled(&c->net, m->src_host, m->dst_host, m->bytes, m->delivered, m->obj, m->arg, m->rx);
     pool_put(&c->msg_pool, m);
     cpu_thread_release(th);
 }
@@ -128,21 +135,22 @@ static void msgr_tx(struct sim *s, struct cpu_thread *th, void *obj, uint64_t ar
              m, arg);
 }
 
-void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, uint32_t dst_host,
-               uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
+void msgr_send(struct cluster *c, struct cpu_pool *worker, struct cpu_pool *rx, uint32_t src_host,
+               uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
 {
     struct msgr_msg *m = pool_get(&c->msg_pool);
     *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes,
-                           .src_host = src_host, .dst_host = dst_host, .t_queued = sim_now(c->s)};
+                           .src_host = src_host, .dst_host = dst_host, .t_queued = sim_now(c->s), .rx = rx};
     cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
 }
 
-void msgr_send_lossless(struct cluster *c, struct cpu_pool *worker, struct msgr_conn *conn, uint32_t src_host,
-                        uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg)
+void msgr_send_lossless(struct cluster *c, struct cpu_pool *worker, struct cpu_pool *rx, struct msgr_conn *conn,
+                        uint32_t src_host, uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj,
+                        uint64_t arg)
 {
     struct msgr_msg *m = pool_get(&c->msg_pool);
     *m = (struct msgr_msg){.delivered = delivered, .obj = obj, .arg = arg, .bytes = bytes, .src_host = src_host,
-                           .dst_host = dst_host, .t_queued = sim_now(c->s), .conn = conn};
+                           .dst_host = dst_host, .t_queued = sim_now(c->s), .conn = conn, .rx = rx};
     conn->out_queued++;
     cpu_pool_submit(worker, CPU_PRIO_NORMAL, msgr_tx, m, (uint64_t)(uintptr_t)c);
 }

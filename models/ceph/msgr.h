@@ -39,21 +39,29 @@ struct msgr_msg {
     sim_time_t t_queued;     /* handed to the worker (msgr_send_messages_queue_lat) */
     sim_time_t t_tx;         /* the worker began writing it */
     struct msgr_conn *conn;  /* the sender's end, on a lossless connection; else NULL */
+    struct cpu_pool *rx;     /* the receiver's worker for the connection, when it reads with
+                                epoll (busy polling may apply); NULL: a kernel client's */
 };
 
 /* Hand a message to a msgr worker, which writes it to the socket (CPU) and
    puts it on the wire; delivered(sim, obj, arg) runs when it has arrived and
-   the receiver's NIC interrupt fired. */
-void msgr_send(struct cluster *c, struct cpu_pool *worker, uint32_t src_host, uint32_t dst_host,
-               uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg);
+   the receiver's NIC interrupt fired (or its busy-polling worker saw it);
+   rx is the receiver's worker for the connection (NULL: not an epoll reader). */
+void msgr_send(struct cluster *c, struct cpu_pool *worker, struct cpu_pool *rx, uint32_t src_host,
+               uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg);
 /* msgr_send on a lossless connection: conn is the sender's end. */
-void msgr_send_lossless(struct cluster *c, struct cpu_pool *worker, struct msgr_conn *conn, uint32_t src_host,
-                        uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj, uint64_t arg);
+void msgr_send_lossless(struct cluster *c, struct cpu_pool *worker, struct cpu_pool *rx, struct msgr_conn *conn,
+                        uint32_t src_host, uint32_t dst_host, uint32_t bytes, sim_event_fn delivered, void *obj,
+                        uint64_t arg);
 /* A message was read on a lossless connection: conn is the reader's end,
    worker its thread (the one reading), peer_worker the sender's worker for
    this connection, which reads the AckFrame if one is written. */
 void msgr_read_lossless(struct cluster *c, struct cpu_pool *worker, struct msgr_conn *conn, uint32_t host,
                         uint32_t peer_host, struct cpu_pool *peer_worker);
+/* A messenger worker thread (msgr-worker-N: AsyncMessenger's EventCenter,
+   an epoll_wait loop) of c on host h; it busy-polls with the cluster's
+   net.core.busy_poll. */
+void msgr_worker_init(struct cpu_pool *p, struct cpu_host *h, const struct cluster *c);
 /* CPU of receiving a message of bytes on a msgr worker (read, crc, decode). */
 double msgr_rx_cost(const struct cluster *c, uint32_t bytes);
 /* Count a message of bytes read by the worker th runs on (its msgr_worker_perf, if it has one). */

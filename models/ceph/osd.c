@@ -69,6 +69,11 @@ struct cpu_pool *osd_worker(struct osd *o, uint32_t peer)
     return &o->msgr[peer % o->n_msgr];
 }
 
+struct cpu_pool *osd_client_worker(struct osd *o, uint32_t client_id)
+{
+    return osd_worker(o, PEER_CLIENT(client_id));
+}
+
 /* ---- op lifetime ---- */
 
 struct osd_op *osd_op_new(struct osd *o, enum osd_op_kind kind, uint32_t pgid)
@@ -559,7 +564,8 @@ void osd_op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
     log_op_stats(op);
     uint32_t bytes = REPLY_BYTES + (op->rop->result == 0 && (op->rop->subops & SUBOP_READ) ? (uint32_t)op->rop->len : 0);
     op->rop->t_commit_sent = sim_now(s);
-    msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->osd->host, op->rop->cl->host,
+    msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->rop->cl->ops->rx_worker(op->rop->cl, op->osd->id),
+              op->osd->host, op->rop->cl->host,
               bytes, op->rop->cl->ops->reply_delivered, op->rop, 0);
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     count_throttle_put(op->osd, op->bytes + MSG_HEADER_BYTES);
@@ -651,7 +657,8 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     op->rop->t_sub_commit = op->t_last_sub_commit;
     op->rop->t_op_commit = op->t_op_commit;
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
-    msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), o->host, op->rop->cl->host, REPLY_BYTES,
+    msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), op->rop->cl->ops->rx_worker(op->rop->cl, o->id), o->host,
+              op->rop->cl->host, REPLY_BYTES,
               op->rop->cl->ops->reply_delivered, op->rop, 0);
     osd_track_commit_path(op, OPTRACK_EV_COMMIT_SENT);
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);

@@ -128,6 +128,8 @@ void osd_fini(struct osd *o);
 void osd_reset_stats(struct osd *o);
 /* Net delivery of a client's MOSDOp (obj = rados_op) at its primary. */
 void osd_client_op_delivered(struct sim *s, void *rop, uint64_t arg);
+/* o's messenger worker that reads client client_id's connection. */
+struct cpu_pool *osd_client_worker(struct osd *o, uint32_t client_id);
 /* This end of o's lossless connection to OSD peer (created on first use). */
 struct msgr_conn *osd_conn(struct osd *o, uint32_t peer);
 /* Commit callback of a transaction (store_env.committed: ctx is the osd, owner the op). */

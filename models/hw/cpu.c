@@ -358,10 +358,45 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
     thread_next(th);
 }
 
+/* th is in epoll_wait's busy poll (fs/eventpoll.c ep_poll -> ep_busy_loop):
+   it went idle less than busy_poll_ns ago and has not slept yet. */
+static bool thread_spinning(const struct cpu_thread *th)
+{
+    return th->spun && !th->busy && !th->waking && sim_now(th->host->s) < th->idle_since;
+}
+
+bool cpu_pool_spinning(const struct cpu_pool *p)
+{
+    for (uint32_t i = 0; i < p->n_threads; i++)
+        if (thread_spinning(&p->threads[i]))
+            return true;
+    return false;
+}
+
+/* The CPU a spin that began at idle_since - busy_poll_ns took until now
+   (what `top -H` shows of a busy-polling thread: the poll runs on its core,
+   but yields it to any runnable thread, napi_busy_loop's need_resched, so
+   the model gives it no core) and, when the spin ran out, its way to sleep. */
+static void spin_paid(struct cpu_thread *th)
+{
+    if (!th->spun)
+        return;
+    th->spun = false;
+    struct cpu_host *h = th->host;
+    sim_time_t now = sim_now(h->s), from = th->idle_since - th->pool->busy_poll_ns;
+    double ns = (double)((now < th->idle_since ? now : th->idle_since) - from);
+    if (now >= th->idle_since)
+        ns += h->p.sleep_us * 1e3 * h->ref_clock_ghz / cpu_clock_ghz(h);
+    th->busy_ns += ns;
+    h->busy_ns_total += ns;
+}
+
 /* The wake-up latency th would pay if woken now. */
 static sim_time_t thread_wake_ns(const struct cpu_thread *th)
 {
     const struct cpu_host *h = th->host;
+    if (thread_spinning(th))
+        return 0; /* running: it sees the work at its next poll */
     /* A woken thread goes back to the core it last ran on when that core is
        idle (select_idle_sibling's prev_cpu), which has then been idle about as
        long as the thread slept: its C-state follows the thread's sleep.  When
@@ -388,6 +423,13 @@ static void thread_wake_after(struct cpu_thread *th, sim_time_t lat, bool lazy, 
 {
     struct cpu_host *h = th->host;
     SIM_ASSERT(!th->busy && !th->waking && !th->lazy_seq);
+    bool spinning = thread_spinning(th);
+    spin_paid(th);
+    if (spinning) { /* never slept: no context switch to count */
+        th->waking = true;
+        sim_schedule(h->s, 0, thread_woken, th, 0);
+        return;
+    }
     th->wakeups += 1 + reblocked;
     h->wakeups += 1 + reblocked;
     h->wake_ns_total += (double)lat;
@@ -468,7 +510,8 @@ static void thread_next(struct cpu_thread *th)
     if (!it) {
         /* nothing queued: the way to sleep (cost.thread_sleep_us) runs on the
            core after the last item, off that item's critical path */
-        if (p->host->p.sleep_us > 0 && !p->polling && !th->slept) {
+        bool busy_polls = p->busy_poll_ns && p->napi_seen; /* its way to sleep follows the spin */
+        if (p->host->p.sleep_us > 0 && !p->polling && !busy_polls && !th->slept) {
             th->slept = true;
             th->busy = true;
             cpu_exec(th, p->host->p.sleep_us, sleep_paid, th, 0);
@@ -477,6 +520,13 @@ static void thread_next(struct cpu_thread *th)
         th->slept = false;
         th->busy = false;
         th->idle_since = sim_now(p->host->s);
+        /* epoll_wait busy-polls the NIC queue of the socket that last had
+           data before it sleeps (ep_busy_loop, net.core.busy_poll), which
+           needs a socket fed by a NIC's NAPI (a loopback one has none) */
+        if (busy_polls) {
+            th->spun = true;
+            th->idle_since += p->busy_poll_ns;
+        }
         return;
     }
     th->busy = true;
@@ -638,4 +688,37 @@ void cpu_thread_release(struct cpu_thread *th)
 {
     SIM_ASSERT(th->busy);
     thread_next(th);
+}
+
+void cpu_thread_block(struct cpu_thread *th)
+{
+    SIM_ASSERT(th->busy);
+    th->idle_since = sim_now(th->host->s);
+}
+
+static void thread_resumed(struct sim *s, void *obj, uint64_t arg)
+{
+    struct cpu_thread *th = obj;
+    struct cpu_host *h = th->host;
+    struct cpu_thread *prev = h->running;
+    h->running = th;
+    th->cont(s, th, th->cont_obj, th->cont_arg);
+    h->running = prev;
+}
+
+void cpu_thread_resume(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg)
+{
+    struct cpu_host *h = th->host;
+    SIM_ASSERT(th->busy);
+    sim_time_t lat = thread_wake_ns(th);
+    if (!th->pool->polling) {
+        th->wakeups++;
+        h->wakeups++;
+        h->wake_ns_total += (double)lat;
+    }
+    /* no cpu_exec is in progress on a blocked thread: its continuation slot is free */
+    th->cont = fn;
+    th->cont_obj = obj;
+    th->cont_arg = arg;
+    sim_schedule(h->s, lat, thread_resumed, th, 0);
 }

@@ -21,6 +21,16 @@
  * cpu_exec continuation is running when the work is submitted; a device
  * completion, a message arriving, or code resumed by a lock or throttle
  * grant has none (no cross-CCX cost).
+ * A pool of epoll readers with busy_poll_ns (net.core.busy_poll: the
+ * messenger's workers) does not sleep at once when it runs out of work: its
+ * thread spins in epoll_wait's busy poll for that long (fs/eventpoll.c
+ * ep_poll -> ep_busy_loop -> napi_busy_loop), once one of its sockets has
+ * been fed by a NIC queue (napi_seen; loopback sockets have no NAPI id).
+ * Work reaching it meanwhile costs no wake-up and is no context switch; the
+ * spin is CPU the thread shows (top -H), but takes no core from other threads
+ * (napi_busy_loop yields on need_resched) [simplification: its sibling's SMT
+ * slowdown and the core's boost are not charged].  A spin that runs out ends
+ * in an ordinary sleep (thread_sleep_us) from which the next wake-up is paid.
  *
  * Work is given in µs at a reference clock and scales with the clock a stage
  * runs at, which the governor and the boost algorithm decide:
@@ -178,10 +188,12 @@ struct cpu_thread {
     bool waking;               /* a wake-up is in progress */
     bool in_cont;              /* its continuation is running: the thread still has its core */
     bool slept;                /* has paid its way to sleep since its last item */
+    bool spun;                 /* went idle spinning (busy poll) until idle_since */
     /* line 2: items and wake-ups (thread_next, thread_wake) */
     struct cpu_pool *pool __attribute__((aligned(64)));
     struct cpu_itemq private_q;
-    sim_time_t idle_since;     /* when it went to sleep; while lazy_seq, when it will again */
+    sim_time_t idle_since;     /* when it went to sleep; while lazy_seq, when it will again; while
+                                  spun, when its busy poll ends and it sleeps */
     uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
     uint32_t ccx;              /* its home CCX */
     uint32_t index;
@@ -199,7 +211,11 @@ struct cpu_pool {
     bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
     bool wake_all;             /* work reaching an empty queue wakes every sleeping thread
                                   (a condition variable's notify_all), not one */
+    bool napi_seen;            /* a socket of its epoll set has received from a NIC queue (the
+                                  eventpoll's napi_id, which busy polling needs) */
     struct cpu_item *high_tail, *normal_tail;
+    sim_time_t busy_poll_ns;   /* threads waiting in epoll_wait with net.core.busy_poll: an idle
+                                  thread spins this long before it sleeps (0: sleeps at once) */
     uint64_t items_run;
     const char *name;
     void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */
@@ -243,6 +259,19 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
 
 /* The current item is finished: th takes the next item or goes to sleep. */
 void cpu_thread_release(struct cpu_thread *th);
+
+/* th, in the middle of an item, sleeps on something another thread will
+   signal (a condition variable: BlueStore's IOContext::aio_wait): it keeps
+   its item, takes no other work and no core until cpu_thread_resume. */
+void cpu_thread_block(struct cpu_thread *th);
+/* Signal th out of cpu_thread_block: after its wake-up (counted, with the
+   C-state its sleep reached and the waker's CCX, as a sleeping thread's),
+   fn(obj, arg) runs on it. */
+void cpu_thread_resume(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg);
+
+/* A thread of p is spinning in epoll_wait's busy poll now (work reaching it
+   costs no wake-up; a NIC queue it polls is read without the interrupt). */
+bool cpu_pool_spinning(const struct cpu_pool *p);
 
 /* Wake-up latency a thread idle for idle_ns would pay now (exposed for tests). */
 sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns);

@@ -21,6 +21,8 @@
 
 #include "queueing.h"
 
+struct cpu_pool;
+
 struct net_params {
     double line_rate_gbps;
     double phy_latency_us;      /* per hop: both PHYs of one link (10GBase-T ~2-3 us, SFP+ ~0.3) */
@@ -64,6 +66,8 @@ struct net {
     sim_time_t to_switch_ns;   /* PHY + switch latency */
     sim_time_t deliver_ns;     /* PHY + IRQ -> epoll wake */
     sim_time_t loopback_ns;    /* loopback + IRQ wake */
+    sim_time_t phy_ns, irq_ns; /* PHY; IRQ -> epoll wake */
+    bool busy_poll;            /* some reader busy-polls (net_send_polled looks at rx only then) */
 };
 
 void net_init(struct net *n, struct sim *s, const struct net_params *p, uint32_t n_hosts);
@@ -75,6 +79,13 @@ double net_tx_utilisation(const struct net *n, uint32_t host);
 /* Send bytes from host src to host dst; delivered(sim, obj, arg) when the last byte arrived. */
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
               void *obj, uint64_t arg);
+
+/* net_send to a host whose reading thread is in pool rx: with busy polling
+   (rx->busy_poll_ns), a message reaching the receiver's NIC queue while rx's
+   thread spins in epoll_wait's busy poll is delivered without the interrupt
+   path (irq_wake_us), and rx is marked as reading a NIC queue.  NULL: net_send. */
+void net_send_polled(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
+                     void *obj, uint64_t arg, struct cpu_pool *rx);
 
 /* Wire serialisation time of a message of bytes at the line rate, with MTU framing. */
 sim_time_t net_serialisation_ns(const struct net_params *p, uint32_t bytes);
