@@ -19,7 +19,7 @@ struct net_msg {
     sim_event_fn done;
     void *obj;
     uint64_t arg;
-    const struct cpu_pool *rx; /* the thread reading it, when it may busy-poll (else NULL) */
+    struct cpu_pool *rx; /* the thread reading it, when it may busy-poll (else NULL) */
     uint32_t ser;       /* its serialisation time, ns */
     uint32_t dst;
 };
@@ -100,7 +100,7 @@ static sim_time_t link_take(struct net_link *l, sim_time_t start, sim_time_t ser
 static void msg_in_rx_queue(struct sim *s, void *obj, uint64_t arg)
 {
     struct net_msg *m = obj;
-    struct cpu_pool *rx = (struct cpu_pool *)m->rx;
+    struct cpu_pool *rx = m->rx;
     rx->napi_seen = true;
     sim_event_fn done = m->done;
     void *o = m->obj;
