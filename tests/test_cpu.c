@@ -521,10 +521,10 @@ static void test_pool_busy_poll(void **state)
         struct cpu_host h;
         struct cpu_params p = c1_params();
         p.sleep_us = 2;
+        p.busy_poll_us = 50;
         cpu_host_init(&h, s, &p);
         struct cpu_pool pool;
         cpu_pool_init(&pool, &h, "msgr-worker", 1);
-        pool.busy_poll_ns = 50000;
         pool.napi_seen = napi;
         struct run_log l = {.pool = &pool, .work_us = 10};
         sim_schedule(s, 0, submit_ev, &l, 1);

@@ -179,12 +179,11 @@ static sim_time_t send_polled(const struct net_params *p, uint32_t dst, sim_time
     struct sim *s = sim_create(1);
     struct cpu_params cp = {.cores = 2, .max_clock_ghz = 3, .idle_clock_ghz = 3, .ref_clock_ghz = 3,
                             .governor = CPU_GOV_PERFORMANCE, .governor_up_util = 0.8, .util_window_us = 1000,
-                            .wake_us = 5};
+                            .wake_us = 5, .busy_poll_us = 1000};
     struct cpu_host h;
     cpu_host_init(&h, s, &cp);
     struct cpu_pool rx;
     cpu_pool_init(&rx, &h, "msgr-worker", 1);
-    rx.busy_poll_ns = 1000000;
     rx.napi_seen = true;
     cpu_pool_submit(&rx, CPU_PRIO_NORMAL, release_at_once, NULL, 0); /* woken at 5 us, spins from then */
     struct net n;

@@ -1085,6 +1085,7 @@ static void fill_cpu(const struct scenario *sc, struct cpu_params *p)
     p->all_core_clock_ghz = cpu->all_core_clock_ghz * ipc;
     p->wake_us = sc->cost.thread_wake_us;
     p->sleep_us = sc->cost.thread_sleep_us;
+    p->busy_poll_us = sc->cluster.busy_poll;
     p->work_cv = sc->cost.cpu_work_cv;
     p->timeslice_us = sc->cost.cpu_timeslice_us;
     /* allowed idle states: up to max_cstate, within the PM QoS latency limit */
@@ -1182,7 +1183,6 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->osds_per_host = (uint32_t)sc->cluster.osds_per_host;
     spec->client_hosts = (uint32_t)sc->cluster.client_hosts;
     spec->clients_on_osd_hosts = sc->cluster.clients_on_osd_hosts;
-    spec->busy_poll_us = sc->cluster.busy_poll;
     if (spec->clients_on_osd_hosts && spec->client_hosts)
         return sim_errf(err, -EINVAL, "%s: cluster.clients_on_osd_hosts: needs cluster.client_hosts 0 (it is %u)", sc->path,
                         spec->client_hosts);

@@ -15,7 +15,6 @@
  */
 #include <stdlib.h>
 
-#include "msgr.h"
 #include "osd.h"
 
 static void classic_init_threads(struct osd *o, struct cpu_host *h, const struct ceph_options *opt)
@@ -24,7 +23,7 @@ static void classic_init_threads(struct osd *o, struct cpu_host *h, const struct
     o->msgr = sim_xcalloc(o->n_msgr, sizeof *o->msgr);
     o->msgr_perf = sim_xcalloc(o->n_msgr, sizeof *o->msgr_perf);
     for (uint32_t i = 0; i < o->n_msgr; i++) {
-        msgr_worker_init(&o->msgr[i], h, o->c);
+        cpu_pool_init(&o->msgr[i], h, "msgr-worker", 1);
         o->msgr[i].owner = &o->msgr_perf[i];
     }
     o->n_shards = (uint32_t)opt->osd_op_num_shards_ssd;

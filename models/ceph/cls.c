@@ -60,8 +60,8 @@ void cls_watch_effects(struct osd_op *op)
         /* every open handle watches the header, the notifier's own included */
         for (uint32_t i = 0; i < img->n_watchers; i++) {
             struct client *w = img->watchers[i];
-            msgr_send(c, osd_worker(o, PEER_CLIENT(w->id)), w->ops->rx_worker(w, o->id), o->host, w->host, REPLY_BYTES,
-                      w->ops->watch_notify_delivered, rop, (uint64_t)(uintptr_t)w);
+            msgr_send(c, osd_worker(o, PEER_CLIENT(w->id)), MSGR_RX(c, w->ops->rx_worker(w, o->id)), o->host,
+                      w->host, REPLY_BYTES, w->ops->watch_notify_delivered, rop, (uint64_t)(uintptr_t)w);
         }
         SIM_ASSERT(img->n_watchers > 0); /* the notifier watches it */
         return;
@@ -74,7 +74,7 @@ void cls_watch_effects(struct osd_op *op)
     }
     SIM_ASSERT(n->acks_pending > 0);
     if (--n->acks_pending == 0)
-        msgr_send(c, osd_worker(o, PEER_CLIENT(n->cl->id)), n->cl->ops->rx_worker(n->cl, o->id), o->host,
+        msgr_send(c, osd_worker(o, PEER_CLIENT(n->cl->id)), MSGR_RX(c, n->cl->ops->rx_worker(n->cl, o->id)), o->host,
                   n->cl->host, REPLY_BYTES,
                   n->cl->ops->notify_complete_delivered, n, 0);
 }

@@ -456,7 +456,7 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
         cpu_host_init(&c->hosts[h], c->s, &cp);
     }
     net_init(&c->net, c->s, &spec->net, c->n_hosts);
-    c->net.busy_poll = spec->busy_poll_us > 0;
+    c->net.busy_poll = spec->cpu.busy_poll_us > 0; /* every host's net.core.busy_poll */
 
     c->n_osds = n_osds;
     if (spec->osd_cpus > 0)

@@ -72,12 +72,6 @@ struct cluster_spec {
     /* with client_hosts 0: fio's job clones are dealt over every OSD host in
        turn (hyperconverged), not all on host 0 */
     bool clients_on_osd_hosts;
-    /* net.core.busy_poll (sysctl, us) on every host: a messenger worker
-       (AsyncMessenger's EventCenter, an epoll_wait loop) that runs out of work
-       busy-polls its NIC queue this long before it sleeps (fs/eventpoll.c
-       ep_poll -> ep_busy_loop); tuned's network-latency profile sets 50, the
-       kernel's default is 0 (off) */
-    double busy_poll_us;
     /* RocksDB's flushes and compactions: per txc (false) or when the memtables
        fill, from rocksdb_memtable_fill of a flush's worth at the start */
     bool rocksdb_flush_on_fill;

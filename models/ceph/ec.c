@@ -143,8 +143,8 @@ static void send_to_shard(struct cluster *c, struct osd *o, struct osd *peer, ui
     else if (peer == o)
         msgr_send(c, osd_worker(o, o->id), NULL, o->host, o->host, bytes, delivered, obj, arg);
     else
-        msgr_send_lossless(c, osd_worker(o, peer->id), osd_worker(peer, o->id), osd_conn(o, peer->id), o->host,
-                           peer->host, bytes, delivered, obj, arg);
+        msgr_send_lossless(c, osd_worker(o, peer->id), MSGR_RX(c, osd_worker(peer, o->id)), osd_conn(o, peer->id),
+                           o->host, peer->host, bytes, delivered, obj, arg);
 }
 
 /* The ms_local thread's share of a message an OSD sent itself: its dispatch and OSD::ms_fast_dispatch. */

@@ -77,7 +77,7 @@ static void con_written(struct sim *s, struct cpu_thread *th, void *obj, uint64_
     struct rados_op *rop = obj;
     struct cluster *c = rop->cl->c;
     net_send_polled(&c->net, rop->cl->host, c->osds[rop->primary].host, (uint32_t)arg, osd_client_op_delivered, rop, 0,
-                    osd_client_worker(&c->osds[rop->primary], rop->cl->id));
+                    MSGR_RX(c, osd_client_worker(&c->osds[rop->primary], rop->cl->id)));
     cpu_thread_release(th);
 }
 

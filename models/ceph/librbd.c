@@ -781,9 +781,8 @@ static void objecter_go(struct client *cl, struct rados_op *rop)
     rop->result = 0;
     rop->t_initiated = rop->t_reached = rop->t_started = rop->t_subops = 0;
     rop->t_op_commit = rop->t_sub_commit = rop->t_commit_sent = 0;
-    msgr_send(c, client_worker(cl, rop->primary), osd_client_worker(&c->osds[rop->primary], cl->id), cl->host,
-              c->osds[rop->primary].host,
-              rop_request_bytes(rop), osd_client_op_delivered, rop, 0);
+    msgr_send(c, client_worker(cl, rop->primary), MSGR_RX(c, osd_client_worker(&c->osds[rop->primary], cl->id)),
+              cl->host, c->osds[rop->primary].host, rop_request_bytes(rop), osd_client_op_delivered, rop, 0);
 }
 
 static void objecter_throttled(struct sim *s, void *obj, uint64_t arg)
@@ -1007,7 +1006,7 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     uint32_t nm = (uint32_t)c->spec.ceph.ms_async_op_threads;
     cl->msgr = sim_xcalloc(nm, sizeof *cl->msgr);
     for (uint32_t i = 0; i < nm; i++)
-        msgr_worker_init(&cl->msgr[i], h, c);
+        cpu_pool_init(&cl->msgr[i], h, "msgr-worker", 1);
     throttle_init(&cl->objecter, (uint64_t)c->spec.ceph.objecter_inflight_ops,
                   (uint64_t)c->spec.ceph.objecter_inflight_op_bytes);
     cl->operf.throttle_ops.max = (uint64_t)c->spec.ceph.objecter_inflight_ops;

@@ -11,16 +11,9 @@
  */
 #include "msgr.h"
 
-#include <math.h>
 #include <stdint.h>
 
 #include "cluster-internal.h"
-
-void msgr_worker_init(struct cpu_pool *p, struct cpu_host *h, const struct cluster *c)
-{
-    cpu_pool_init(p, h, "msgr-worker", 1);
-    p->busy_poll_ns = (sim_time_t)llround(c->spec.busy_poll_us * 1e3);
-}
 
 double msgr_rx_cost(const struct cluster *c, uint32_t bytes)
 {

@@ -43,6 +43,12 @@ struct msgr_msg {
                                 epoll (busy polling may apply); NULL: a kernel client's */
 };
 
+/* The receiver's worker for msgr_send's rx, looked up only when some host
+   busy-polls (net_send_polled ignores rx otherwise): a cluster without busy
+   polling keeps the lookup, and the peer's or client's lines it reads, off
+   every send. */
+#define MSGR_RX(c, worker) ((c)->net.busy_poll ? (worker) : NULL)
+
 /* Hand a message to a msgr worker, which writes it to the socket (CPU) and
    puts it on the wire; delivered(sim, obj, arg) runs when it has arrived and
    the receiver's NIC interrupt fired (or its busy-polling worker saw it);
@@ -58,10 +64,6 @@ void msgr_send_lossless(struct cluster *c, struct cpu_pool *worker, struct cpu_p
    this connection, which reads the AckFrame if one is written. */
 void msgr_read_lossless(struct cluster *c, struct cpu_pool *worker, struct msgr_conn *conn, uint32_t host,
                         uint32_t peer_host, struct cpu_pool *peer_worker);
-/* A messenger worker thread (msgr-worker-N: AsyncMessenger's EventCenter,
-   an epoll_wait loop) of c on host h; it busy-polls with the cluster's
-   net.core.busy_poll. */
-void msgr_worker_init(struct cpu_pool *p, struct cpu_host *h, const struct cluster *c);
 /* CPU of receiving a message of bytes on a msgr worker (read, crc, decode). */
 double msgr_rx_cost(const struct cluster *c, uint32_t bytes);
 /* Count a message of bytes read by the worker th runs on (its msgr_worker_perf, if it has one). */

@@ -564,9 +564,9 @@ void osd_op_read_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
     log_op_stats(op);
     uint32_t bytes = REPLY_BYTES + (op->rop->result == 0 && (op->rop->subops & SUBOP_READ) ? (uint32_t)op->rop->len : 0);
     op->rop->t_commit_sent = sim_now(s);
-    msgr_send(c, osd_worker(op->osd, PEER_CLIENT(op->rop->cl->id)), op->rop->cl->ops->rx_worker(op->rop->cl, op->osd->id),
-              op->osd->host, op->rop->cl->host,
-              bytes, op->rop->cl->ops->reply_delivered, op->rop, 0);
+    struct client *cl = op->rop->cl;
+    msgr_send(c, osd_worker(op->osd, PEER_CLIENT(cl->id)), MSGR_RX(c, cl->ops->rx_worker(cl, op->osd->id)),
+              op->osd->host, cl->host, bytes, cl->ops->reply_delivered, op->rop, 0);
     throttle_put(&op->osd->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     count_throttle_put(op->osd, op->bytes + MSG_HEADER_BYTES);
     if (op->rop->kind == RADOS_NOTIFY || op->rop->kind == RADOS_NOTIFY_ACK)
@@ -657,9 +657,9 @@ static void op_eval_repop(struct sim *s, struct cpu_thread *th, void *obj, uint6
     op->rop->t_sub_commit = op->t_last_sub_commit;
     op->rop->t_op_commit = op->t_op_commit;
     memcpy(op->rop->t_rep, op->t_rep, sizeof op->t_rep);
-    msgr_send(c, osd_worker(o, PEER_CLIENT(op->rop->cl->id)), op->rop->cl->ops->rx_worker(op->rop->cl, o->id), o->host,
-              op->rop->cl->host, REPLY_BYTES,
-              op->rop->cl->ops->reply_delivered, op->rop, 0);
+    struct client *cl = op->rop->cl;
+    msgr_send(c, osd_worker(o, PEER_CLIENT(cl->id)), MSGR_RX(c, cl->ops->rx_worker(cl, o->id)), o->host, cl->host,
+              REPLY_BYTES, cl->ops->reply_delivered, op->rop, 0);
     osd_track_commit_path(op, OPTRACK_EV_COMMIT_SENT);
     throttle_put(&o->client_msgs, s, op->bytes + MSG_HEADER_BYTES);
     count_throttle_put(o, op->bytes + MSG_HEADER_BYTES);

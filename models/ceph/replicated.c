@@ -64,8 +64,8 @@ void pgbackend_send_subwrite(struct osd_op *op, struct osd *peer, uint32_t bytes
                                      .pg_seed = op->track.pg_seed, .image_id = op->track.image_id,
                                      .objno = op->track.objno, .epoch = peer->epoch,
                                      .version = op->pg->version};
-    msgr_send_lossless(c, osd_worker(o, peer->id), osd_worker(peer, o->id), osd_conn(o, peer->id), o->host, peer->host,
-                       rep->bytes + REPOP_EXTRA_BYTES, osd_repop_delivered, rep, 0);
+    msgr_send_lossless(c, osd_worker(o, peer->id), MSGR_RX(c, osd_worker(peer, o->id)), osd_conn(o, peer->id), o->host,
+                       peer->host, rep->bytes + REPOP_EXTRA_BYTES, osd_repop_delivered, rep, 0);
 }
 
 /* The write's object extent on the primary: the cache drops (or, buffered,
@@ -192,9 +192,9 @@ static void rep_committed(struct sim *s, struct cpu_thread *th, void *obj, uint6
     primary->t_rep[1] = rep->t_dequeue;
     primary->t_rep[2] = sim_now(s);
     /* ReplicatedBackend::repop_commit: MOSDRepOpReply(ONDISK) to the primary */
-    msgr_send_lossless(c, osd_worker(o, primary->osd->id), osd_worker(primary->osd, o->id), osd_conn(o, primary->osd->id),
-                       o->host,
-                       primary->osd->host, REPLY_BYTES, osd_repop_reply_delivered, primary, o->id);
+    msgr_send_lossless(c, osd_worker(o, primary->osd->id), MSGR_RX(c, osd_worker(primary->osd, o->id)),
+                       osd_conn(o, primary->osd->id), o->host, primary->osd->host, REPLY_BYTES,
+                       osd_repop_reply_delivered, primary, o->id);
     /* a log-only update (MOSDPGUpdateLogMissing) is no subop, and the
        backend says whether its shard writes are (counts_subops) */
     if (!rep->log_only && o->pgbackend->counts_subops) {

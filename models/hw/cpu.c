@@ -36,6 +36,7 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     h->n_hw_threads = h->p.threads;
     h->ref_clock_ghz = h->p.ref_clock_ghz;
     h->timeslice_ns = h->p.timeslice_us * 1e3;
+    h->busy_poll_ns = (sim_time_t)llround(h->p.busy_poll_us * 1e3);
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
         /* inverse-CDF sampling through a table of quantiles at (i + 0.5) / N:
@@ -271,9 +272,9 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
     for (uint32_t i = 0; i < n_threads; i++) {
         p->threads[i].host = h;
         p->threads[i].pool = p;
-        p->threads[i].index = i;
+        p->threads[i].index = (uint16_t)i;
         p->threads[i].idle_since = sim_now(h->s);
-        p->threads[i].ccx = h->n_threads++ % h->n_ccx;
+        p->threads[i].ccx = (uint16_t)(h->n_threads++ % h->n_ccx);
         uint32_t id = h->p.index << (POOL_BITS + THREAD_BITS) |
                       (pool_seq & ((1u << POOL_BITS) - 1)) << THREAD_BITS | i;
         sim_rng_inline(h->s, "cpu-thread", id, purpose, &p->threads[i].rng);
@@ -359,7 +360,9 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 }
 
 /* th is in epoll_wait's busy poll (fs/eventpoll.c ep_poll -> ep_busy_loop):
-   it went idle less than busy_poll_ns ago and has not slept yet. */
+   it went idle less than busy_poll_ns ago and has not slept yet.  spun sits
+   in the thread's second line, which a wake-up reads anyway: without busy
+   polling nothing else is looked at. */
 static bool thread_spinning(const struct cpu_thread *th)
 {
     return th->spun && !th->busy && !th->waking && sim_now(th->host->s) < th->idle_since;
@@ -373,22 +376,29 @@ bool cpu_pool_spinning(const struct cpu_pool *p)
     return false;
 }
 
-/* The CPU a spin that began at idle_since - busy_poll_ns took until now
+/* A thread that spun: the CPU its spin, begun at idle_since - busy_poll_ns, took until now
    (what `top -H` shows of a busy-polling thread: the poll runs on its core,
    but yields it to any runnable thread, napi_busy_loop's need_resched, so
    the model gives it no core) and, when the spin ran out, its way to sleep. */
 static void spin_paid(struct cpu_thread *th)
 {
-    if (!th->spun)
-        return;
     th->spun = false;
     struct cpu_host *h = th->host;
-    sim_time_t now = sim_now(h->s), from = th->idle_since - th->pool->busy_poll_ns;
+    sim_time_t now = sim_now(h->s), from = th->idle_since - h->busy_poll_ns;
     double ns = (double)((now < th->idle_since ? now : th->idle_since) - from);
     if (now >= th->idle_since)
         ns += h->p.sleep_us * 1e3 * h->ref_clock_ghz / cpu_clock_ghz(h);
     th->busy_ns += ns;
     h->busy_ns_total += ns;
+}
+
+/* A thread that spun is woken: its spin is paid; true if it is still in it.
+   Out of line: only busy polling comes here. */
+static __attribute__((noinline)) bool spin_end(struct cpu_thread *th)
+{
+    bool spinning = thread_spinning(th);
+    spin_paid(th);
+    return spinning;
 }
 
 /* The wake-up latency th would pay if woken now. */
@@ -423,9 +433,7 @@ static void thread_wake_after(struct cpu_thread *th, sim_time_t lat, bool lazy, 
 {
     struct cpu_host *h = th->host;
     SIM_ASSERT(!th->busy && !th->waking && !th->lazy_seq);
-    bool spinning = thread_spinning(th);
-    spin_paid(th);
-    if (spinning) { /* never slept: no context switch to count */
+    if (__builtin_expect(th->spun, 0) && spin_end(th)) { /* never slept: no context switch to count */
         th->waking = true;
         sim_schedule(h->s, 0, thread_woken, th, 0);
         return;
@@ -510,7 +518,7 @@ static void thread_next(struct cpu_thread *th)
     if (!it) {
         /* nothing queued: the way to sleep (cost.thread_sleep_us) runs on the
            core after the last item, off that item's critical path */
-        bool busy_polls = p->busy_poll_ns && p->napi_seen; /* its way to sleep follows the spin */
+        bool busy_polls = p->napi_seen && p->host->busy_poll_ns; /* its way to sleep follows the spin */
         if (p->host->p.sleep_us > 0 && !p->polling && !busy_polls && !th->slept) {
             th->slept = true;
             th->busy = true;
@@ -525,7 +533,7 @@ static void thread_next(struct cpu_thread *th)
            needs a socket fed by a NIC's NAPI (a loopback one has none) */
         if (busy_polls) {
             th->spun = true;
-            th->idle_since += p->busy_poll_ns;
+            th->idle_since += p->host->busy_poll_ns;
         }
         return;
     }

@@ -21,11 +21,12 @@
  * cpu_exec continuation is running when the work is submitted; a device
  * completion, a message arriving, or code resumed by a lock or throttle
  * grant has none (no cross-CCX cost).
- * A pool of epoll readers with busy_poll_ns (net.core.busy_poll: the
- * messenger's workers) does not sleep at once when it runs out of work: its
- * thread spins in epoll_wait's busy poll for that long (fs/eventpoll.c
+ * On a host with net.core.busy_poll (busy_poll_us), a pool of epoll readers
+ * (the messenger's workers) does not sleep at once when it runs out of work:
+ * its thread spins in epoll_wait's busy poll for that long (fs/eventpoll.c
  * ep_poll -> ep_busy_loop -> napi_busy_loop), once one of its sockets has
- * been fed by a NIC queue (napi_seen; loopback sockets have no NAPI id).
+ * been fed by a NIC queue (napi_seen, which the network sets on a message's
+ * reader; loopback sockets have no NAPI id).
  * Work reaching it meanwhile costs no wake-up and is no context switch; the
  * spin is CPU the thread shows (top -H), but takes no core from other threads
  * (napi_busy_loop yields on need_resched) [simplification: its sibling's SMT
@@ -90,6 +91,8 @@ struct cpu_params {
     double sleep_us;            /* CPU of going back to sleep on an empty queue (at the reference clock) */
     double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
     double timeslice_us;        /* a running thread keeps its core this long while others wait (CFS) */
+    double busy_poll_us;        /* net.core.busy_poll: an idle epoll reader spins this long before it
+                                   sleeps (0: Linux's default, off) */
     uint32_t index;             /* host index: names the host's random stream */
     /* topology and boost (0: not modelled) */
     uint32_t threads;           /* hardware threads per host, cores x SMT (0: = cores) */
@@ -127,6 +130,7 @@ struct cpu_host {
     struct cpu_pool *pools, *pools_tail; /* its live pools in creation order (per-thread-name figures) */
     uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
     uint32_t n_ccx;
+    sim_time_t busy_poll_ns;    /* = p.busy_poll_us in ns */
     /* utilisation estimate for the governor: EWMA of the busy fraction */
     double util;
     sim_time_t util_t;
@@ -188,15 +192,15 @@ struct cpu_thread {
     bool waking;               /* a wake-up is in progress */
     bool in_cont;              /* its continuation is running: the thread still has its core */
     bool slept;                /* has paid its way to sleep since its last item */
-    bool spun;                 /* went idle spinning (busy poll) until idle_since */
     /* line 2: items and wake-ups (thread_next, thread_wake) */
     struct cpu_pool *pool __attribute__((aligned(64)));
     struct cpu_itemq private_q;
     sim_time_t idle_since;     /* when it went to sleep; while lazy_seq, when it will again; while
                                   spun, when its busy poll ends and it sleeps */
     uint64_t wakeups;          /* times it was woken from sleep (each after a voluntary switch) */
-    uint32_t ccx;              /* its home CCX */
-    uint32_t index;
+    uint16_t ccx;              /* its home CCX (a host has at most 8,192 cores) */
+    uint16_t index;            /* in its pool (at most CPU_POOL_MAX_THREADS) */
+    bool spun;                 /* went idle spinning (busy poll) until idle_since */
     uint64_t lazy_seq;         /* 1 + the event order of a wake-up that finds nothing to do
                                   (notify_all's others), run only if work comes first; 0: none */
 };
@@ -211,11 +215,10 @@ struct cpu_pool {
     bool polling;              /* busy-polling threads (Seastar reactor): no wake-up cost */
     bool wake_all;             /* work reaching an empty queue wakes every sleeping thread
                                   (a condition variable's notify_all), not one */
-    bool napi_seen;            /* a socket of its epoll set has received from a NIC queue (the
-                                  eventpoll's napi_id, which busy polling needs) */
+    bool napi_seen;            /* its threads wait in epoll_wait and a socket of their epoll set
+                                  has received from a NIC queue (the eventpoll's napi_id, which
+                                  busy polling needs): set by the network */
     struct cpu_item *high_tail, *normal_tail;
-    sim_time_t busy_poll_ns;   /* threads waiting in epoll_wait with net.core.busy_poll: an idle
-                                  thread spins this long before it sleeps (0: sleeps at once) */
     uint64_t items_run;
     const char *name;
     void *owner;               /* its owner's data about it (a messenger worker's counters); NULL */

@@ -151,7 +151,7 @@ void net_send_polled(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, 
         sim_schedule(n->s, n->loopback_ns, delivered, obj, arg);
         return;
     }
-    if (!n->busy_poll || (rx && !rx->busy_poll_ns))
+    if (!n->busy_poll)
         rx = NULL;
     sim_time_t now = sim_now(n->s);
     sim_time_t ser = net_serialisation_ns(&n->p, bytes);

@@ -80,10 +80,11 @@ double net_tx_utilisation(const struct net *n, uint32_t host);
 void net_send(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
               void *obj, uint64_t arg);
 
-/* net_send to a host whose reading thread is in pool rx: with busy polling
-   (rx->busy_poll_ns), a message reaching the receiver's NIC queue while rx's
-   thread spins in epoll_wait's busy poll is delivered without the interrupt
-   path (irq_wake_us), and rx is marked as reading a NIC queue.  NULL: net_send. */
+/* net_send to a host whose reading thread waits in epoll_wait in pool rx:
+   with busy polling (busy_poll), a message reaching the receiver's NIC queue
+   while rx's thread spins in epoll_wait's busy poll is delivered without the
+   interrupt path (irq_wake_us), and rx is marked as reading a NIC queue
+   (napi_seen).  NULL (no epoll reader: a kernel client's kworker): net_send. */
 void net_send_polled(struct net *n, uint32_t src, uint32_t dst, uint32_t bytes, sim_event_fn delivered,
                      void *obj, uint64_t arg, struct cpu_pool *rx);
 
