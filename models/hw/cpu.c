@@ -15,6 +15,7 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
@@ -192,6 +193,11 @@ sim_time_t cpu_wake_latency_ns(const struct cpu_host *h, sim_time_t idle_ns)
 /* ---- item queues ---- */
 
 _Static_assert(sizeof(struct cpu_item) <= sizeof(struct sim_waiter), "cpu_item must fit a waiter");
+/* the layout the hot paths count on (cpu.h): a thread is its two lines, a pool's
+   queues and flags its first; a field added past them costs every event a miss */
+_Static_assert(sizeof(struct cpu_thread) == 128 && offsetof(struct cpu_thread, pool) == 64,
+               "cpu_thread is two cache lines");
+_Static_assert(offsetof(struct cpu_pool, items_run) <= 64, "a pool's queues and flags fit its first line");
 
 static struct cpu_item *item_get(struct cpu_pool *p)
 {
