@@ -122,14 +122,18 @@ static inline unsigned __int128 entry_rank(const struct evq_entry *e)
     return (unsigned __int128)e->t << 64 | e->key;
 }
 
-/* The smallest of h[c .. c+3] (all present), without branches. */
-static inline uint32_t min_of_four(const struct evq_entry *h, uint32_t c)
+/* The offset (0..3) of the smallest of g[0 .. 3], without branches.  g points
+   at the group so that the four loads are displacements off one register (an
+   index into the heap had the compiler rebuild each child's address). */
+static inline size_t min_of_four(const struct evq_entry *g)
 {
-    unsigned __int128 r0 = entry_rank(&h[c]), r1 = entry_rank(&h[c + 1]);
-    unsigned __int128 r2 = entry_rank(&h[c + 2]), r3 = entry_rank(&h[c + 3]);
-    uint32_t a = r1 < r0 ? c + 1 : c, b = r3 < r2 ? c + 3 : c + 2;
+    unsigned __int128 r0 = entry_rank(&g[0]), r1 = entry_rank(&g[1]);
+    unsigned __int128 r2 = entry_rank(&g[2]), r3 = entry_rank(&g[3]);
+    size_t a = r1 < r0, b = 2 + (r3 < r2);
     unsigned __int128 ra = r1 < r0 ? r1 : r0, rb = r3 < r2 ? r3 : r2;
-    return rb < ra ? b : a;
+    /* a mask, not ?: - the compiler turned that last choice into a branch */
+    size_t take_b = -(size_t)(rb < ra);
+    return a ^ ((a ^ b) & take_b);
 }
 
 /*
@@ -144,19 +148,19 @@ static inline uint32_t min_of_four(const struct evq_entry *h, uint32_t c)
 static void sift_down_root(struct evq *q, const struct evq_entry *e)
 {
     struct evq_entry *h = q->heap;
-    uint32_t n = q->n, i = 0;
+    size_t n = q->n, i = 0;
     for (;;) {
-        uint32_t c = 4 * i + 1;
+        size_t c = 4 * i + 1;
         if (c + 4 <= n) {
-            uint32_t best = min_of_four(h, c);
+            size_t best = c + min_of_four(h + c);
             h[i] = h[best];
             i = best;
             continue;
         }
         if (c < n) { /* the last, partial group: its children are past n */
-            uint32_t best = c;
+            size_t best = c;
             unsigned __int128 rb = entry_rank(&h[c]);
-            for (uint32_t k = c + 1; k < n; k++) {
+            for (size_t k = c + 1; k < n; k++) {
                 unsigned __int128 rk = entry_rank(&h[k]);
                 if (rk < rb) {
                     best = k;
@@ -170,7 +174,7 @@ static void sift_down_root(struct evq *q, const struct evq_entry *e)
     }
     unsigned __int128 re = entry_rank(e);
     while (i > 0) {
-        uint32_t p = (i - 1) / 4;
+        size_t p = (i - 1) / 4;
         if (re >= entry_rank(&h[p]))
             break;
         h[i] = h[p];
