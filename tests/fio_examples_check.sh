@@ -3,7 +3,8 @@
 # one outcome class: accepted, not-modelled (a fio option or value cephsim does
 # not model, with what it would change), refused-engine (an ioengine other than
 # rbd or a block engine on /dev/rbdN), unknown-option (fio itself lacks it),
-# crash (a signal or a status other than 0/1/2: must never happen).
+# crash (a signal or a status other than 0/1/2: must never happen).  A refusal
+# that does not name the job file's line (NAME.fio:LINE) fails as CLASS-unnamed.
 #
 #   tests/fio_examples_check.sh [BINDIR [DIR]]
 #
@@ -30,6 +31,8 @@ for f in "$dir"/*.fio; do
   elif grep -qE "not modelled by cephsim|not supported by cephsim|not a distribution of" "$tmp/log"; then k=not-modelled
   else k=refused-other
   fi
+  # every refusal names the job file and its line (file:line), never only the scenario
+  if [ $rc -ne 0 ] && [ "$k" != crash ] && ! grep -qF "$n.fio:" "$tmp/log"; then k="$k-unnamed"; fail=1; fi
   count[$k]=$(( ${count[$k]:-0} + 1 ))
   printf '%-32s %-15s %s\n' "$n" "$k" "${msg:0:200}"
   [ "$k" = crash ] && fail=1

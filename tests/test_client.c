@@ -407,9 +407,18 @@ static void test_acting_distinct_hosts(void **state)
 
 static void test_acting_distinct_osds(void **state)
 {
-    /* fewer hosts than replicas: distinct OSDs, some necessarily on one host */
+    /* fewer hosts than replicas under the host rule: refused (a real pool's PGs
+       would stay undersized), where it was once placed on distinct OSDs silently */
     const char *sets[] = {"cluster.hosts=2", "cluster.osds_per_host=3"};
-    check_acting(sets, 2, 3, false, true);
+    struct scenario sc;
+    struct sim_err err = {0};
+    char *text = scenario_text("[w]\nioengine=rbd\nrw=randwrite\nbs=4k\n");
+    assert_true(scenario_load(&sc, NULL, text, "inline.json", sets, 2, &err) < 0);
+    free(text);
+    assert_non_null(strstr(err.msg, "cluster.hosts: 2 hosts cannot hold pool.size 3 replicas on distinct hosts"));
+    /* the same with failure_domain osd: distinct OSDs, some necessarily on one host */
+    const char *sets1[] = {"cluster.hosts=2", "cluster.osds_per_host=3", "cluster.failure_domain=osd"};
+    check_acting(sets1, 3, 3, false, true);
     /* failure_domain osd: distinct OSDs, hosts no longer kept apart */
     const char *sets2[] = {"cluster.hosts=3", "cluster.osds_per_host=3", "cluster.failure_domain=osd",
                            "pool.pg_num=64"};

@@ -129,11 +129,13 @@ static int cmd_run(int argc, char **argv)
     int n_sets = 0, c, rc = 0;
     bool quiet = false, fmt_normal = false, fmt_json = false, json_plus = false;
     char seedset[64], jobset[PATH_MAX + 32];
+    const char *jobfile = NULL; /* --jobfile's */
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'j':
+            jobfile = optarg;
             snprintf(jobset, sizeof jobset, "clients.jobfile=%s", optarg);
             sets[n_sets++] = jobset;
             break;
@@ -174,17 +176,30 @@ static int cmd_run(int argc, char **argv)
     }
     struct sim_err err = {0};
     bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO); /* progress only for a person watching */
-    if (optind == argc) {
-        rc = study_run(stdout, NULL, out, sets, n_sets, tty, &err);
+    if (optind == argc && !jobfile) {
+        /* the seed studies; -q: their tables go nowhere (the JSON summaries are still written) */
+        FILE *f = quiet ? fopen("/dev/null", "w") : stdout;
+        rc = f ? study_run(f, NULL, out, sets, n_sets, tty, &err)
+               : sim_errf(&err, -errno, "/dev/null: %s", strerror(errno));
+        if (f && f != stdout)
+            fclose(f);
     } else {
         struct scenario sc;
-        const char *path = argv[optind];
+        /* --jobfile without a scenario is a bare job file: the same run */
+        const char *path = optind < argc ? argv[optind] : jobfile;
         char jobset2[PATH_MAX + 32], seed_cluster[PATH_MAX];
         size_t pl = strlen(path);
-        if (pl > 4 && !strcmp(path + pl - 4, ".fio")) {
+        bool bare = path == jobfile || (pl > 4 && !strcmp(path + pl - 4, ".fio"));
+        if (bare && path != jobfile && jobfile) {
+            fprintf(stderr, "cephsim run: %s and --jobfile %s: one job file at a time\n", path, jobfile);
+            free(sets);
+            return 2;
+        }
+        if (bare) {
             /* a bare job file runs on the seed cluster (3 x Epyc 7302P, 10 x PM983, 10GBase-T) */
             snprintf(jobset2, sizeof jobset2, "clients.jobfile=%s", path);
-            sets[n_sets++] = jobset2;
+            if (path != jobfile)
+                sets[n_sets++] = jobset2;
             if (find_seed_scenario(seed_cluster, sizeof seed_cluster) < 0) {
                 fprintf(stderr, "cephsim run: %s: cannot find scenarios/qd1-latency.json (the seed cluster a bare "
                                 "job file runs on): run from the source tree\n", path);
@@ -198,7 +213,7 @@ static int cmd_run(int argc, char **argv)
         } else {
             char dir[1100];
             if (!out) {
-                const char *named = pl > 4 && !strcmp(argv[optind] + pl - 4, ".fio") ? argv[optind] : path;
+                const char *named = bare ? (optind < argc ? argv[optind] : jobfile) : path;
                 const char *base = strrchr(named, '/') ? strrchr(named, '/') + 1 : named;
                 snprintf(dir, sizeof dir, "out/runs/%.*s", (int)strcspn(base, "."), base);
                 out = dir;

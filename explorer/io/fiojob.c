@@ -1370,6 +1370,8 @@ struct parse_ctx {
     struct workload_job def;           /* [global] state each job below copies */
     bool in_section, is_global;
     char sect_name[sizeof(((struct workload_job *)0)->name)];
+    struct fiojob_where sect_engine;   /* the section's ioengine origin so far */
+    struct fiojob_where def_engine;    /* [global]'s, which each job starts from */
     struct raw_opt *opts;
     int n_opts;
     char **files;                 /* display names for messages */
@@ -1458,6 +1460,11 @@ static int finish_section(struct parse_ctx *c)
             int p = !strcmp(key, "kb_base") ? 0 : late ? 2 : 1;
             if (p == pass) {
                 rc = apply_option(c->jf, t, dump, key, val, why, sizeof why);
+                if (!rc && !strcmp(key, "ioengine")) {
+                    struct fiojob_where *w = c->is_global ? &c->def_engine : &c->sect_engine;
+                    snprintf(w->at, sizeof w->at, "%s:%d", c->opts[i].file, c->opts[i].line);
+                    w->defaulted = false;
+                }
                 const char *unset = c->opts[i].unset_var;
                 char note[160] = "";
                 if (rc && unset[0])
@@ -1487,6 +1494,8 @@ static int finish_section(struct parse_ctx *c)
         jf->jobs = sim_xrealloc(jf->jobs, (size_t)jf->n_jobs + 1, sizeof *jf->jobs);
         jf->job_options = sim_xrealloc(jf->job_options, (size_t)jf->n_jobs + 1, sizeof *jf->job_options);
         jf->job_options[jf->n_jobs] = dump;
+        jf->engine_where = sim_xrealloc(jf->engine_where, (size_t)jf->n_jobs + 1, sizeof *jf->engine_where);
+        jf->engine_where[jf->n_jobs] = c->sect_engine;
         jf->jobs[jf->n_jobs++] = job;
     }
     return 0;
@@ -1580,6 +1589,12 @@ static int start_section(struct parse_ctx *c, char *line, const char *file, int 
     c->in_section = true;
     c->is_global = !strncmp(name, "global", 6); /* fio: strncmp(name, "global", 6) */
     snprintf(c->sect_name, sizeof c->sect_name, "%s", name);
+    /* a job's engine is [global]'s unless it sets its own; with neither, fio's default */
+    c->sect_engine = c->def_engine;
+    if (!c->sect_engine.at[0]) {
+        snprintf(c->sect_engine.at, sizeof c->sect_engine.at, "%s:%d", file, lineno);
+        c->sect_engine.defaulted = true;
+    }
     return 0;
 }
 
@@ -1711,6 +1726,8 @@ int fiojob_set(struct fio_jobfile *jf, const char *key, const char *value, struc
                               sizeof why);
         SIM_ASSERT(rc == 0);
         resolve_client(&jf->jobs[i]);
+        if (jf->engine_where && !strcmp(key, "ioengine"))
+            jf->engine_where[i] = (struct fiojob_where){.at = "--set fio.ioengine"};
     }
     assign_groups(jf);
     return 0;
@@ -2002,5 +2019,6 @@ void fiojob_free(struct fio_jobfile *jf)
         free(jf->ignored[i]);
     free(jf->ignored);
     cJSON_Delete(jf->global_options);
+    free(jf->engine_where);
     memset(jf, 0, sizeof *jf);
 }

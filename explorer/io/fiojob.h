@@ -26,6 +26,16 @@ struct fio_jobfile {
     char **ignored;          /* accepted options without effect on the simulation, each once */
     int n_ignored;
     cJSON *global_options;   /* owned: options of all [global] sections (fio "global options") */
+    struct fiojob_where *engine_where; /* owned, per job (NULL when not parsed from text): where its
+                                          ioengine was set, for messages about the engine */
+};
+
+/* Where a job's ioengine comes from: "FILE:LINE" of its ioengine= line (a
+   [global] one included), "--set fio.ioengine", or, when the job sets none
+   (fio's default psync), "FILE:LINE" of its section header. */
+struct fiojob_where {
+    char at[160];
+    bool defaulted;
 };
 
 /* ${NAME} lookup: returns the value or NULL when unset (expands to ""). */

@@ -143,6 +143,33 @@ const char *jsonu_path(char *buf, size_t n, const char *parent, const char *key)
 
 
 
+static int check_duplicates(const cJSON *node, const char *path, const char *file, struct sim_err *err)
+{
+    int i = 0;
+    for (const cJSON *a = node->child; a; a = a->next, i++) {
+        char p[512];
+        if (cJSON_IsObject(node)) {
+            /* objects people write are small: a quadratic look is cheaper than a table */
+            for (const cJSON *b = node->child; b != a; b = b->next)
+                if (a->string && b->string && !strcmp(a->string, b->string))
+                    return sim_errf(err, -EINVAL, "%s: %s: given twice (JSON keeps only the last)", file,
+                                    jsonu_path(p, sizeof p, path, a->string));
+            jsonu_path(p, sizeof p, path, a->string ? a->string : "");
+        } else {
+            snprintf(p, sizeof p, "%s[%d]", path, i);
+        }
+        int rc = a->child ? check_duplicates(a, p, file, err) : 0;
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int jsonu_check_duplicates(const cJSON *root, const char *file, struct sim_err *err)
+{
+    return root ? check_duplicates(root, "", file, err) : 0;
+}
+
 int jsonu_check_keys(const cJSON *obj, const char *const *allowed, int n,
                      const char *file, const char *path, struct sim_err *err)
 {

@@ -32,6 +32,15 @@ int jsonu_write_file(const char *path, const cJSON *json, struct sim_err *err);
 /* Same for arbitrary text. */
 int jsonu_write_text(const char *path, const char *text, struct sim_err *err);
 
+/*
+ * A key given twice in one object, anywhere under root, is an error "file:
+ * path.key: given twice (JSON keeps only the last)": for files people write
+ * (scenarios), where the first value would be dropped unseen (hardware
+ * profiles check theirs as they bind: hwprofile.c).
+ * Array elements are named path[i].
+ */
+int jsonu_check_duplicates(const cJSON *root, const char *file, struct sim_err *err);
+
 /* Join a parent JSON path and a key into buf ("a.b" + "c" -> "a.b.c"); returns buf. */
 const char *jsonu_path(char *buf, size_t n, const char *parent, const char *key);
 

@@ -625,11 +625,15 @@ static int check_engines(const struct scenario *sc, const char *file, struct sim
         const char *eng = j->ioengine;
         if (!strcmp(eng, "rbd"))
             continue;
+        /* name the job file's line that chose the engine, when the jobs came from text */
+        const struct fiojob_where *w = sc->jobs.engine_where ? &sc->jobs.engine_where[i] : NULL;
+        const char *at = w && w->at[0] ? w->at : file;
+        const char *dflt = w && w->defaulted ? ", fio's default: the job sets no ioengine" : "";
         if (j->kernel_client) {
             /* the page cache in front of the device is not modelled */
             if (!j->direct)
                 return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s on %s without direct=1 goes through the "
-                                "page cache, which cephsim does not model (set direct=1)", file, j->name, eng,
+                                "page cache, which cephsim does not model (set direct=1)", at, j->name, eng,
                                 j->filename);
             continue;
         }
@@ -643,12 +647,11 @@ static int check_engines(const struct scenario *sc, const char *file, struct sim
         for (int k = 0; k < fio_newer_engines_count; k++)
             newer = newer || !strcmp(eng, fio_newer_engines[k]);
         if (!known)
-            return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not an engine of %s%s", file, j->name, eng,
+            return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s is not an engine of %s%s", at, j->name, eng,
                             fio_vocabulary_release, newer ? " (a later fio added it)" : "");
         bool block = fiojob_block_engine(eng);
-        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s%s%s%s is not modelled: cephsim simulates fio's rbd "
-                        "engine (ioengine=rbd, librbd)%s", file, j->name, eng, help ? " (" : "", help ? help : "",
-                        help ? ")" : "",
+        return sim_errf(err, -EINVAL, "%s: job '%s': ioengine=%s (%s%s) is not modelled: cephsim simulates fio's rbd "
+                        "engine (ioengine=rbd, librbd)%s", at, j->name, eng, help ? help : "fio engine", dflt,
                         block ? " and block engines on a kernel-mapped RBD device (filename=/dev/rbdN: the kernel "
                                 "client, krbd)" : "");
     }
@@ -886,6 +889,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
     }
     if (!sc->json)
         return err ? err->code : -EINVAL;
+    if ((rc = jsonu_check_duplicates(sc->json, file, err)) < 0)
+        goto fail;
     if ((rc = apply_host_profile(sc, sc->json, sets, n_sets, err)) < 0)
         goto fail;
     if ((rc = bind_sections(sc, sc->json, file, err)) < 0)
@@ -984,6 +989,20 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         snprintf(msg, sizeof msg, "%lld %s need at least %lld OSDs (the cluster has %llu)", (long long)sc->pool.size,
                  sc->pool.type == SCENARIO_POOL_ERASURE ? "shards" : "replicas", (long long)sc->pool.size, (unsigned long long)n_osds);
         rc = value_error(sc, -EINVAL, "pool.size", sets, n_sets, msg, err);
+        goto fail;
+    }
+    /* The generated rule chooses leaves of type host (osd_crush_chooseleaf_type 1):
+       with fewer hosts than copies a real pool's PGs stay undersized, and below
+       min_size they take no I/O, which the model does not simulate; it used to
+       place the copies on distinct OSDs instead, silently. */
+    if (!sc->crush && sc->cluster.failure_domain == 0 && sc->cluster.hosts < sc->pool.size) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%lld host%s cannot hold pool.size %lld %s on distinct hosts (a real pool's PGs would stay "
+                 "undersized); set cluster.failure_domain osd to place them on distinct OSDs",
+                 (long long)sc->cluster.hosts, sc->cluster.hosts == 1 ? "" : "s", (long long)sc->pool.size,
+                 sc->pool.type == SCENARIO_POOL_ERASURE ? "shards" : "replicas");
+        rc = value_error(sc, -EINVAL, "cluster.hosts", sets, n_sets, msg, err);
         goto fail;
     }
     if (sc->pool.min_size > sc->pool.size) {

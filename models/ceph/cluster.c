@@ -128,10 +128,9 @@ static int place_pgs(struct cluster *c, struct sim_err *err)
         uint32_t *weights = sim_xcalloc(c->n_osds, sizeof *weights);
         for (uint32_t i = 0; i < c->n_osds; i++)
             weights[i] = w;
-        bool by_host = sp->failure_domain_host && sp->hosts >= size;
         struct placement_build_spec bs = {.hosts = sp->hosts, .osds_per_host = sp->osds_per_host,
                                           .weight = weights,
-                                          .domain = by_host ? PLACEMENT_DOMAIN_HOST : PLACEMENT_DOMAIN_OSD,
+                                          .domain = sp->failure_domain_host ? PLACEMENT_DOMAIN_HOST : PLACEMENT_DOMAIN_OSD,
                                           .ec_size = sp->pool_erasure ? size : 0};
         rc = placement_build(&built, &bs, &rule, err);
         free(weights);
