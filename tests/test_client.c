@@ -561,9 +561,57 @@ static void test_limits_stop_job(void **state)
     assert_int_equal(wstats(&r, 0)->io_bytes, 65536);
     assert_int_equal(r.n, 16);
     run_free(&r);
+    /* io_size within the region: 16k, and 25 % of the 64k region (fio's io_size_percent) */
+    run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=2\nsize=64k\nio_size=16k\n", NULL, 0);
+    assert_int_equal(wstats(&r, 0)->total_ios, 4);
+    run_free(&r);
+    run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=2\nsize=64k\nio_size=25%\n", NULL, 0);
+    assert_int_equal(wstats(&r, 0)->total_ios, 4);
+    run_free(&r);
     /* the same job time_based keeps going */
     run_jobs(&r, "[s]\nioengine=rbd\nrw=write\nbs=4k\niodepth=2\nsize=64k\ntime_based\n", NULL, 0);
     assert_true(wstats(&r, 0)->total_ios > 100);
+    run_free(&r);
+}
+
+/* The spread of the client ops' start times (s) of r, and the smallest gap between two. */
+static double op_start_span(const struct run *r, double *min_gap)
+{
+    double lo = 1e9, hi = -1e9;
+    *min_gap = 1e9;
+    for (size_t i = 0; i < r->n; i++) {
+        lo = fmin(lo, r->ops[i].start);
+        hi = fmax(hi, r->ops[i].start);
+        for (size_t k = 0; k < i; k++)
+            *min_gap = fmin(*min_gap, fabs(r->ops[i].start - r->ops[k].start));
+    }
+    return hi - lo;
+}
+
+/*
+ * startdelay=A-B: each clone draws its own delay in [A, B] (fio's
+ * rand_between on the job's delay_state); a single value delays every clone
+ * alike.  Eight clones of one write each, no exclusive lock to order them:
+ * their ops start where their delays put them.
+ */
+static void test_startdelay_range(void **state)
+{
+    const char *sets[] = {"image.exclusive_lock=false", "image.object_map=false"};
+    struct run r;
+    double gap;
+    run_jobs(&r, "[d]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumber_ios=1\nnumjobs=8\nstartdelay=50ms\n",
+             sets, 2);
+    assert_int_equal(r.n, 8);
+    assert_true(op_start_span(&r, &gap) < 0.001);
+    run_free(&r);
+    run_jobs(&r, "[d]\nioengine=rbd\nrw=randwrite\nbs=4k\niodepth=1\nnumber_ios=1\nnumjobs=8\nstartdelay=10ms-90ms\n",
+             sets, 2);
+    assert_int_equal(r.n, 8);
+    /* 8 uniform draws over 80 ms span 62 ms on average; under 30 ms with probability
+       8 * (3/8)^7 ~ 0.1 %: this seed's draws are fixed, so the bound is checked once */
+    double span = op_start_span(&r, &gap);
+    if (!(span > 0.030 && span < 0.081 && gap > 1e-6))
+        fail_msg("start span %.4f s, smallest gap %.6f s", span, gap);
     run_free(&r);
 }
 
@@ -1807,6 +1855,7 @@ int main(void)
         cmocka_unit_test(test_rwmixread),
         cmocka_unit_test(test_bssplit),
         cmocka_unit_test(test_limits_stop_job),
+        cmocka_unit_test(test_startdelay_range),
         cmocka_unit_test(test_ramp_time_excluded),
         cmocka_unit_test(test_rate_iops),
         cmocka_unit_test(test_randseed_repeats_offsets),

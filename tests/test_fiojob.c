@@ -122,7 +122,10 @@ static void test_rbd_example(void **state)
     assert_int_equal(cJSON_GetArraySize(jf.global_options), 6);
     assert_string_equal(opt_str(jf.global_options, "bs"), "4k");
     assert_string_equal(opt_str(jf.global_options, "rw"), "randwrite");
-    assert_int_equal(jf.n_ignored, 0);
+    /* the cluster's and client's names: the scenario's, no effect (listed) */
+    assert_int_equal(jf.n_ignored, 2);
+    assert_true(is_ignored(&jf, "clientname"));
+    assert_true(is_ignored(&jf, "pool"));
     fiojob_free(&jf);
     assert_null(jf.jobs);
 }
@@ -150,7 +153,9 @@ static void test_seed_report_job(void **state)
     assert_string_equal(opt_str(OPTIONS_OF(jf, j), "group_reporting"), ""); /* bare, as fio */
     assert_string_equal(opt_str(OPTIONS_OF(jf, j), "rw"), "write:4k");
     assert_true(is_ignored(&jf, "direct"));
-    assert_int_equal(jf.n_ignored, 1);
+    assert_true(is_ignored(&jf, "pool"));
+    assert_true(is_ignored(&jf, "clientname"));
+    assert_int_equal(jf.n_ignored, 3);
     assert_int_equal(cJSON_GetArraySize(jf.global_options), 0);
     fiojob_free(&jf);
 }
@@ -202,7 +207,8 @@ static void test_bare_flags_and_comments(void **state)
     assert_int_equal(b->rw, FIO_RW_READ);
     assert_true(is_ignored(&jf, "thread")); /* given three times, listed once */
     assert_true(is_ignored(&jf, "direct"));
-    assert_int_equal(jf.n_ignored, 2);
+    assert_true(is_ignored(&jf, "pool"));
+    assert_int_equal(jf.n_ignored, 3);
     fiojob_free(&jf);
 
     parse_ok(DATA "crlf.fio", &jf);
@@ -556,7 +562,6 @@ static void test_misc_options(void **state)
     assert_int_equal(p->log_avg_msec, 500);
     assert_string_equal(p->write_iolog, "paced.iolog");
     assert_true(p->slat_percentiles);
-    assert_string_equal(r->read_iolog, "trace.iolog");
     assert_int_equal(r->rate_iops[FIO_DDIR_READ], 0);
     assert_int_equal(r->rate_iops[FIO_DDIR_WRITE], 250);
     assert_int_equal(r->random_distribution, FIO_DIST_PARETO);
@@ -564,7 +569,10 @@ static void test_misc_options(void **state)
     assert_true(fabs(r->dist_center - 0.25) < 1e-12);
     assert_false(r->write_lat_log);
     /* no-effect options from [global], each listed once */
-    assert_int_equal(jf.n_ignored, 4);
+    assert_int_equal(jf.n_ignored, 7);
+    assert_true(is_ignored(&jf, "clustername"));
+    assert_true(is_ignored(&jf, "clientname"));
+    assert_true(is_ignored(&jf, "pool"));
     assert_true(is_ignored(&jf, "description"));
     assert_true(is_ignored(&jf, "invalidate"));
     assert_true(is_ignored(&jf, "busy_poll"));
@@ -610,6 +618,9 @@ static void test_err_bad_values(void **state)
                              "repeated that many times)" },
         { "[j]\nverify=md5\n", "t.fio:2: fio option verify is not modelled by cephsim (it would change: the "
                                "written blocks read back and checked; only verify=0 or none is accepted)" },
+        { "[j]\nread_iolog=x.log\n", "t.fio:2: fio option read_iolog is not modelled by cephsim (it would change: "
+                                     "the I/Os issued, taken from the log instead of rw= and bs=: replay a log with "
+                                     "`cephsim replay LOG --scenario SCENARIO --mode closed --iodepth N`)" },
         { "[j]\nbs=1k,2k,3k,4k\n", "t.fio:2: bs: more than three comma-separated values" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -591,6 +591,42 @@ static void test_json_plus_bins(void **state)
     free(j);
 }
 
+/* slat_percentiles, clat_percentiles, lat_percentiles each decide their own
+   "percentile" object and text block (stat.c add_ddir_status_json,
+   show_ddir_status): lat's median is clat's plus the submission latency. */
+static void test_percentile_flags(void **state)
+{
+    (void)state;
+    struct job_result *j = make_job(1);
+    struct workload_job wj = {.rw = FIO_RW_RANDWRITE, .bs = {4096, 4096}, .kb_base = 1024, .iodepth = 1,
+                              .numjobs = 1, .slat_percentiles = true, .clat_percentiles = false,
+                              .lat_percentiles = true};
+    snprintf(wj.name, sizeof wj.name, "randw-qd1");
+    struct fio_jobfile jf = {.jobs = &wj, .n_jobs = 1};
+    struct fioout_opts o = {.jobs = &jf};
+    cJSON *doc = fioout_json(j, 1, &o);
+    const cJSON *wr = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "jobs"), 0), "write");
+    const cJSON *sp = cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "slat_ns"), "percentile");
+    const cJSON *lp = cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "lat_ns"), "percentile");
+    assert_non_null(sp);
+    assert_non_null(lp);
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(wr, "clat_ns"), "percentile"));
+    /* slat is 7.0-11.9 us in make_job; lat's median is above clat's by about that */
+    double s50 = cJSON_GetNumberValue(cJSON_GetObjectItem(sp, "50.000000"));
+    assert_true(s50 >= 6900 && s50 <= 12100);
+    cJSON_Delete(doc);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fioout_print(f, j, 1, &o);
+    fclose(f);
+    assert_non_null(strstr(buf, "    slat percentiles ("));
+    assert_non_null(strstr(buf, "    lat percentiles ("));
+    assert_null(strstr(buf, "clat percentiles"));
+    free(buf);
+    free(j);
+}
+
 /* ---- whole runs: mixed directions, fio's logs, rusage ---- */
 
 /* A small cluster running jobs (fio job file text), into dir/run; the summary in *sum. */
@@ -861,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_group_reporting),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_json_plus_bins),
+        cmocka_unit_test(test_percentile_flags),
         cmocka_unit_test(test_mixed_run_and_logs),
         cmocka_unit_test(test_averaged_logs),
         cmocka_unit_test(test_rusage_and_depths),

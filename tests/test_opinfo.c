@@ -487,9 +487,9 @@ static void test_release_rule_table(void **state)
         ceph_options_defaults(&o);
         assert_int_equal(o.rw_lock_rule, RW_LOCK_RULE_RELEASE);
         enum rw_lock_rule rule = ceph_rw_lock_rule(&o, &t);
-        if (t.fix_53593 != r->fix || t.mclock != r->mclock || t.crimson != r->crimson || rule != r->rule)
-            fail_msg("%s: fix=%d mclock=%d crimson=%d rule=%d, want %d %d %d %d", r->release, t.fix_53593,
-                     t.mclock, t.crimson, rule, r->fix, r->mclock, r->crimson, r->rule);
+        if (t.fix_53593 != r->fix || t.crimson != r->crimson || rule != r->rule)
+            fail_msg("%s: fix=%d crimson=%d rule=%d, want %d %d %d", r->release, t.fix_53593, t.crimson, rule,
+                     r->fix, r->crimson, r->rule);
         /* the op queue default follows the release unless set explicitly */
         assert_int_equal(ceph_options_apply_release(&o, &t, NULL, &err), 0);
         assert_int_equal(o.osd_op_queue, r->mclock ? OSD_OP_QUEUE_MCLOCK : OSD_OP_QUEUE_WPQ);

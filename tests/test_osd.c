@@ -779,6 +779,34 @@ static void test_littles_law(void **state)
     }
 }
 
+/*
+ * Logging's CPU follows the debug levels, rocksdb's counting a quarter and
+ * bdev's a third of a level: debug_bdev=3 costs what debug_osd=1 does (the
+ * same write latency to the ns, no noise), and debug_bdev=1 or debug_rocksdb=2
+ * a part of it (they counted nothing before: integer division).
+ */
+static void test_log_levels_fractional(void **state)
+{
+    static const char *const levels[] = {"ceph.debug_osd=0", "ceph.debug_osd=1", "ceph.debug_bdev=3",
+                                         "ceph.debug_bdev=1", "ceph.debug_rocksdb=2"};
+    double lat[5];
+    for (int k = 0; k < 5; k++) {
+        const char *sets[] = {levels[k], "cost.cpu_work_cv=0", "hw.nvme.latency_cv=0", "hw.nvme.tail_spike_prob=0",
+                              "sim.duration_s=0.05", "ceph.osd_op_history_size=20"};
+        struct run r;
+        run_start(&r, sets, 6);
+        double iops, ios;
+        fio_write_stats(r.c, &iops, &lat[k], &ios);
+        run_end(&r);
+    }
+    assert_true(lat[1] > lat[0] + 1000); /* a level adds microseconds over a write's stages */
+    assert_true(fabs(lat[2] - lat[1]) < 1e-6 * lat[1]);
+    for (int k = 3; k < 5; k++)
+        if (!(lat[k] > lat[0] && lat[k] < lat[1]))
+            fail_msg("%s: %.0f ns, not between no logging %.0f and one level %.0f", levels[k], lat[k], lat[0],
+                     lat[1]);
+}
+
 /* ---- error writes on a fresh clone ---- */
 
 /* Object number of an object name "rbd_data.<id>.<objno hex>". */
@@ -1124,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_size1_no_subops),
         cmocka_unit_test(test_lossless_acks),
         cmocka_unit_test(test_littles_law),
+        cmocka_unit_test(test_log_levels_fractional),
         cmocka_unit_test(test_fresh_clone_enoent_then_copyup),
         cmocka_unit_test(test_copyup_carries_parent_data),
         cmocka_unit_test(test_error_writes_accounted_as_ceph),

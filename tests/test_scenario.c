@@ -398,7 +398,6 @@ static void test_release(void **state)
             load_ok(&sc, &sp, via_set ? "{" JOBS "}" : json, sets, via_set);
             assert_string_equal(sp.ceph.release, cases[i].rel);
             assert_int_equal(sp.rel.fix_53593, cases[i].fix);
-            assert_int_equal(sp.rel.mclock, cases[i].mclock);
             assert_int_equal(sp.rel.crimson, cases[i].crimson);
             assert_int_equal(sp.ceph.osd_op_queue, cases[i].mclock ? OSD_OP_QUEUE_MCLOCK : OSD_OP_QUEUE_WPQ);
             scenario_free(&sc);

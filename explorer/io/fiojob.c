@@ -921,10 +921,14 @@ static const struct opt_def opt_table[] = {
     STR("ioengine", ioengine),
 #define RBD_STR(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct workload_job *)0)->f), \
                         .rbd_engine = true }
-    RBD_STR("pool", pool),
+/* the cluster, its one pool and the client's identity are the scenario's: a job
+   naming them changes nothing the model measures (listed as such) */
+#define RBD_NAME(nm, f) { .name = nm, .type = OT_STR, .off = J(f), .size = sizeof(((struct workload_job *)0)->f), \
+                          .rbd_engine = true, .no_effect = true }
+    RBD_NAME("pool", pool),
     RBD_STR("rbdname", rbdname),
-    RBD_STR("clientname", clientname),
-    RBD_STR("clustername", clustername),
+    RBD_NAME("clientname", clientname),
+    RBD_NAME("clustername", clustername),
     FN("rw", "readwrite", opt_rw),
     FN("rw_sequencer", NULL, opt_rw_sequencer),
     FN("rwmixread", NULL, opt_rwmixread),
@@ -970,7 +974,6 @@ static const struct opt_def opt_table[] = {
     BOOL("log_offset", log_offset),
     BOOL("per_job_logs", per_job_logs),
     STR("write_iolog", write_iolog),
-    STR("read_iolog", read_iolog),
     /* no effect on the rbd engine (listed as such); the kernel client needs direct=1
        (scenario.c check_engines: the page cache is not modelled) */
     { .name = "direct", .type = OT_BOOL, .off = J(direct), .no_effect = true },
@@ -1027,6 +1030,10 @@ static const struct opt_def *find_opt_any(const char *key)
  * meet most (fio's own help text speaks for the others).
  */
 static const struct { const char *name, *change; } not_modelled[] = {
+    /* `cephsim run` simulates the stream rw=/bs= describe; a log is replayed by its
+       own command (replay_cmd.c: in order, at the job's iodepth with --mode closed) */
+    { "read_iolog", "the I/Os issued, taken from the log instead of rw= and bs=: replay a log with `cephsim "
+      "replay LOG --scenario SCENARIO --mode closed --iodepth N`" },
     { "rate", "a bandwidth cap; cephsim paces by rate_iops only" },
     { "rate_min", "a minimum bandwidth below which fio fails the job" },
     { "rate_iops_min", "a minimum IOPS below which fio fails the job" },
@@ -1939,8 +1946,6 @@ static void put_job(struct strbuf *b, const struct workload_job *j)
         strbuf_printf(b, "per_job_logs=0\n");
     if (j->write_iolog[0])
         strbuf_printf(b, "write_iolog=%s\n", j->write_iolog);
-    if (j->read_iolog[0])
-        strbuf_printf(b, "read_iolog=%s\n", j->read_iolog);
     if (j->direct)
         strbuf_printf(b, "direct=1\n");
 }

@@ -382,8 +382,22 @@ static void lat_json(cJSON *parent, const char *name, const struct hist *h, cons
     }
 }
 
+/* Which latencies get percentiles (fio's slat_percentiles, clat_percentiles,
+   lat_percentiles; defaults 0, 1, 0): the job's, or fio's defaults. */
+struct pct_which {
+    bool slat, clat, lat;
+};
+
+static struct pct_which job_pct_which(const struct job_result *j, const struct fio_jobfile *jobs)
+{
+    if (!jobs || !jobs->jobs || j->job_index >= (uint32_t)jobs->n_jobs)
+        return (struct pct_which){.clat = true};
+    const struct workload_job *w = &jobs->jobs[j->job_index];
+    return (struct pct_which){w->slat_percentiles, w->clat_percentiles, w->lat_percentiles};
+}
+
 static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_stats *d, uint64_t runtime_ms,
-                      uint64_t agg, const struct plist *pl, bool bins)
+                      uint64_t agg, const struct plist *pl, struct pct_which which, bool bins)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     uint64_t bw_bytes = runtime_ms ? d->io_bytes * 1000 / runtime_ms : 0;
@@ -397,9 +411,10 @@ static void ddir_json(cJSON *parent, const char *name, const struct job_ddir_sta
     add_int(o, "total_ios", d->total_ios);
     add_int(o, "short_ios", 0);
     add_int(o, "drop_ios", 0);
-    lat_json(o, "slat_ns", &d->slat, NULL, false);
-    lat_json(o, "clat_ns", &d->clat, pl, bins);
-    lat_json(o, "lat_ns", &d->lat, NULL, false);
+    /* stat.c add_ddir_status_json: each with its own flag */
+    lat_json(o, "slat_ns", &d->slat, which.slat ? pl : NULL, bins);
+    lat_json(o, "clat_ns", &d->clat, which.clat ? pl : NULL, bins);
+    lat_json(o, "lat_ns", &d->lat, which.lat ? pl : NULL, bins);
 
     uint64_t min, max;
     double mean, dev, p_of_agg = 0;
@@ -439,17 +454,19 @@ static cJSON *job_json(const struct job_result *j, const struct group_rs *rs, co
     add_int(o, "error", 0);
     add_int(o, "eta", 0);
     add_int(o, "elapsed", (j->runtime_ns + 999999999u) / 1000000000u);
-    const cJSON *job_options = jobs && j->job_index < (uint32_t)jobs->n_jobs ? jobs->job_options[j->job_index] : NULL;
+    const cJSON *job_options =
+        jobs && jobs->job_options && j->job_index < (uint32_t)jobs->n_jobs ? jobs->job_options[j->job_index] : NULL;
     if (job_options)
         cJSON_AddItemToObject(o, "job options", cJSON_Duplicate(job_options, 1));
+    struct pct_which which = job_pct_which(j, jobs);
     ddir_json(o, "read", &j->dir[FIO_DDIR_READ], ddir_runtime_ms(j, FIO_DDIR_READ), rs->agg[FIO_DDIR_READ], pl,
-              bins);
+              which, bins);
     ddir_json(o, "write", &j->dir[FIO_DDIR_WRITE], ddir_runtime_ms(j, FIO_DDIR_WRITE), rs->agg[FIO_DDIR_WRITE],
-              pl, bins);
-    ddir_json(o, "trim", &zero_ddir, 0, 0, pl, bins);
+              pl, which, bins);
+    ddir_json(o, "trim", &zero_ddir, 0, 0, pl, which, bins);
     cJSON *sync = cJSON_AddObjectToObject(o, "sync");
     add_int(sync, "total_ios", 0);
-    lat_json(sync, "lat_ns", &zero_ddir.lat, pl, bins);
+    lat_json(sync, "lat_ns", &zero_ddir.lat, which.lat || which.clat ? pl : NULL, bins);
 
     add_int(o, "job_runtime", job_rt_ns(j) / 1000000u);
     add_float(o, "usr_cpu", j->usr_cpu);
@@ -562,7 +579,7 @@ static void display_lat(FILE *f, const char *name, const struct hist *h)
     fprintf(f, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base, minp, maxp, mean, dev);
 }
 
-static void show_percentiles(FILE *f, const struct hist *h, const struct plist *pl)
+static void show_percentiles(FILE *f, const struct hist *h, const struct plist *pl, const char *kind)
 {
     if (!h->n || !pl->n)
         return;
@@ -576,13 +593,13 @@ static void show_percentiles(FILE *f, const struct hist *h, const struct plist *
     uint64_t divisor;
     if (minv > 2000000 && maxv > 99999999ull) {
         scale_down = 2, divisor = 1000000;
-        fprintf(f, "    clat percentiles (msec):\n");
+        fprintf(f, "    %s percentiles (msec):\n", kind);
     } else if (minv > 2000 && maxv > 99999) {
         scale_down = 1, divisor = 1000;
-        fprintf(f, "    clat percentiles (usec):\n");
+        fprintf(f, "    %s percentiles (usec):\n", kind);
     } else {
         scale_down = 0, divisor = 1;
-        fprintf(f, "    clat percentiles (nsec):\n");
+        fprintf(f, "    %s percentiles (nsec):\n", kind);
     }
     int time_width = maxv / divisor ? (int)(log10((double)(maxv / divisor)) + 1) : 1;
     time_width = time_width > 5 ? time_width : 5;
@@ -602,7 +619,7 @@ static void show_percentiles(FILE *f, const struct hist *h, const struct plist *
 }
 
 static void show_ddir(FILE *f, const struct job_result *j, int d, const struct group_rs *rs,
-                      const struct plist *pl)
+                      const struct plist *pl, struct pct_which which)
 {
     const struct job_ddir_stats *s = &j->dir[d];
     uint64_t runt = ddir_runtime_ms(j, d);
@@ -619,7 +636,13 @@ static void show_ddir(FILE *f, const struct job_result *j, int d, const struct g
     display_lat(f, "slat", &s->slat);
     display_lat(f, "clat", &s->clat);
     display_lat(f, " lat", &s->lat);
-    show_percentiles(f, &s->clat, pl);
+    /* stat.c show_ddir_status: slat, clat, lat, each with its own flag */
+    if (which.slat)
+        show_percentiles(f, &s->slat, pl, "slat");
+    if (which.clat)
+        show_percentiles(f, &s->clat, pl, "clat");
+    if (which.lat)
+        show_percentiles(f, &s->lat, pl, "lat");
 
     uint64_t min, max;
     double mean, dev;
@@ -671,8 +694,9 @@ static void show_job(FILE *f, const struct job_result *j, int members, const str
     const struct workload_job *wj = jobs && j->job_index < (uint32_t)jobs->n_jobs ? &jobs->jobs[j->job_index] : NULL;
     if (wj && wj->description[0])
         fprintf(f, "  Description  : [%s]\n", wj->description);
-    show_ddir(f, j, FIO_DDIR_READ, rs, pl);
-    show_ddir(f, j, FIO_DDIR_WRITE, rs, pl);
+    struct pct_which which = job_pct_which(j, jobs);
+    show_ddir(f, j, FIO_DDIR_READ, rs, pl, which);
+    show_ddir(f, j, FIO_DDIR_WRITE, rs, pl, which);
     double ns[10], us[10], ms[12], dist[7];
     latency_dists(j, ns, us, ms);
     show_lat(f, ns, 10, "nsec");

@@ -228,8 +228,8 @@ static const struct param_def host_params[] = {
     STR(hw_host, "switch", switch_ref, "tor-cut-through",
         "switch profile the host's NIC is cabled to: short name or path (required)"),
     DBL(hw_host, memory_gib, 0.1, 65536, 128, "GiB",
-        PARAM_DESCRIPTIVE "installed memory: no memory model (BlueStore's cache and "
-        "osd_memory_target are not simulated) (required)"),
+        PARAM_DESCRIPTIVE "installed memory: the host's memory is not modelled (BlueStore's data cache "
+        "takes its size from ceph.osd_memory_target or bluestore_cache_size_ssd, not from this) (required)"),
     INT(hw_host, drives_per_host, 1, 1024, 10, "count", "data drives per host (required)"),
     PARAM_END,
 };
@@ -1005,8 +1005,8 @@ static const char *part_path(enum hwprofile_kind kind, const void *part)
     return "?";
 }
 
-int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const char *text,
-                  struct sim_err *err)
+static int set_field(enum hwprofile_kind kind, void *part, const char *key, const char *text, bool check,
+                     struct sim_err *err)
 {
     struct sim_err local;
     if (!err)
@@ -1048,7 +1048,7 @@ int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const c
         else if (!strcmp(key, "write_latency_us") && !nv->seq_write_given)
             nv->seq_write_latency_us = nv->write_latency_us;
     }
-    if (rc == 0) {
+    if (rc == 0 && check) {
         char file[HWPROFILE_PATH_MAX + 160];
         snprintf(file, sizeof file, "%s (after --set %s=%s)", part_path(kind, part), where, text);
         rc = validate_kind(kind, tmp, file, err);
@@ -1057,6 +1057,24 @@ int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const c
         memcpy(part, tmp, sz);
     free(tmp);
     return rc;
+}
+
+int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const char *text, struct sim_err *err)
+{
+    return set_field(kind, part, key, text, true, err);
+}
+
+int hwprofile_set_unchecked(enum hwprofile_kind kind, void *part, const char *key, const char *text,
+                            struct sim_err *err)
+{
+    return set_field(kind, part, key, text, false, err);
+}
+
+int hwprofile_validate(enum hwprofile_kind kind, const void *part, const char *what, struct sim_err *err)
+{
+    char file[HWPROFILE_PATH_MAX + 160];
+    snprintf(file, sizeof file, "%s (%s)", part_path(kind, part), what);
+    return validate_kind(kind, part, file, err);
 }
 
 /* ---- serialisation ---------------------------------------------------- */

@@ -248,6 +248,13 @@ int hwprofile_load_host(const char *name_or_path, const char *profiles_dir, stru
  */
 int hwprofile_set(enum hwprofile_kind kind, void *part, const char *key, const char *text,
                   struct sim_err *err);
+/* The same without the checks that tie fields together (tail_spike_us with
+   tail_spike_prob, ...): for several values set at once, checked after the
+   last by hwprofile_validate, so their order does not matter. */
+int hwprofile_set_unchecked(enum hwprofile_kind kind, void *part, const char *key, const char *text,
+                            struct sim_err *err);
+/* Those checks on a part; messages name the part's file and then what. */
+int hwprofile_validate(enum hwprofile_kind kind, const void *part, const char *what, struct sim_err *err);
 
 /* Resolved parameters as JSON for the run's sim.json (caller owns the result). */
 cJSON *hwprofile_cpu_to_json(const struct hw_cpu *cpu);

@@ -82,7 +82,8 @@ const struct param_def scenario_cluster_params[] = {
      "replicas on distinct hosts or distinct OSDs (osd_crush_chooseleaf_type)"},
     {"crush_map", PARAM_STRING, CL(crush_map), 0, 0, 0, "", NULL, NULL,
      "a real cluster's CRUSH map, `ceph osd crush dump --format json` (relative to the scenario): its hosts, "
-     "OSDs, weights, classes and rules replace hosts, osds_per_host and failure_domain"},
+     "OSDs, weights, classes and rules replace hosts, osds_per_host and failure_domain (a --set of those, or "
+     "those beside it in the same file, is refused)"},
     {"rocksdb_flushes", PARAM_ENUM, CL(rocksdb_flushes), 0, 0, 0, NULL, rocksdb_flushes_names, NULL,
      "when RocksDB's memtable flushes and the compactions after them cost CPU: steady = on every transaction "
      "(cost.rocksdb_background_us_per_txc on the background threads), a long run's average; on_fill = in one "
@@ -472,6 +473,21 @@ static int load_crush_map(struct scenario *sc, const char *const *sets, int n_se
         }
     if (hosts > 1000)
         return value_error(sc, -EINVAL, "cluster.crush_map", sets, n_sets, "more than 1000 hosts", err);
+    /* The map's host buckets and rules replace these.  A --set of one, or one
+       written beside the map in the same file, would be dropped unseen; a map
+       given by --set over a file's own topology is the user replacing it. */
+    static const char *const replaced[] = {"hosts", "osds_per_host", "failure_domain"};
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(sc->json, "cluster");
+    bool map_in_file = !set_origin("cluster.crush_map", sets, n_sets);
+    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "cluster.%s", replaced[i]);
+        if ((map_in_file && cJSON_GetObjectItemCaseSensitive(cl, replaced[i])) || set_origin(key, sets, n_sets))
+            return value_error(sc, -EINVAL, key, sets, n_sets,
+                               "given with cluster.crush_map, whose host buckets and rules replace it: give one "
+                               "of the two",
+                               err);
+    }
     sc->n_osds = n;
     sc->cluster.hosts = hosts;
     sc->cluster.osds_per_host = (n + hosts - 1) / hosts;
@@ -543,7 +559,7 @@ static int apply_hw_json(struct scenario *sc, const cJSON *hw, const char *file,
                 return sim_errf(err, -EINVAL, "%s: hw.%s.%s: expected a number, bool or string", file,
                                 hw_kind_keys[i], f->string);
             struct sim_err e2;
-            if ((rc = hwprofile_set(hw_kinds[i], hw_part(sc, i), f->string, text, &e2)) < 0)
+            if ((rc = hwprofile_set_unchecked(hw_kinds[i], hw_part(sc, i), f->string, text, &e2)) < 0)
                 return sim_errf(err, rc, "%s: hw.%s.%s: %s", file, hw_kind_keys[i], f->string,
                                 strip_set_prefix(e2.msg));
             if (hw_kinds[i] == HWPROFILE_NVME)
@@ -1052,7 +1068,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                 rc = sim_errf(err, -EINVAL, "--set %s: expected hw.cpu|nvme|nic|switch.<field>=value", sets[i]);
                 goto fail;
             }
-            if ((rc = hwprofile_set(hw_kinds[k], hw_part(sc, k), dot + 1, value, &e2)) < 0) {
+            if ((rc = hwprofile_set_unchecked(hw_kinds[k], hw_part(sc, k), dot + 1, value, &e2)) < 0) {
                 rc = sim_errf(err, rc, "--set %s: %s", sets[i], strip_set_prefix(e2.msg));
                 goto fail;
             }
@@ -1063,6 +1079,16 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
                 rc = sim_errf(err, rc, "%s", e2.msg);
                 goto fail;
             }
+        }
+    }
+    /* the fields that go together, once every hw value is in (their order is free) */
+    for (int k = 0; k < 4; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "with the scenario's hw.%s and --set hw.%s.* values", hw_kind_keys[k],
+                 hw_kind_keys[k]);
+        if ((rc = hwprofile_validate(hw_kinds[k], hw_part(sc, k), what, &e2)) < 0) {
+            rc = sim_errf(err, rc, "%s: hw.%s: %s", file, hw_kind_keys[k], e2.msg);
+            goto fail;
         }
     }
     if ((rc = check_engines(sc, file, err)) < 0)
@@ -1218,7 +1244,6 @@ int scenario_to_spec(const struct scenario *sc, uint64_t replication, struct clu
     spec->pool_min_size = (uint32_t)sc->pool.min_size;
     spec->pool_erasure = sc->pool.type == SCENARIO_POOL_ERASURE;
     spec->ec_k = (uint32_t)sc->pool.k;
-    spec->ec_m = (uint32_t)sc->pool.m;
     spec->ec_stripe_unit = (uint32_t)sc->pool.stripe_unit;
     spec->pg_num = (uint32_t)sc->pool.pg_num;
     spec->failure_domain_host = sc->cluster.failure_domain == 0;

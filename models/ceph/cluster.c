@@ -327,12 +327,14 @@ uint32_t cluster_spec_fio_host(const struct cluster_spec *spec, uint32_t k)
     return spec->client_hosts ? spec->hosts + k : spec->clients_on_osd_hosts ? k : 0;
 }
 
-/* Log entries gathered per stage cost CPU on every stage (debug_* levels). */
+/* Log entries gathered per stage cost CPU on every stage (debug_* levels;
+   rocksdb's and bdev's count a quarter and a third of a level each: fewer of
+   their lines per stage).  Fractions are kept: debug_bdev 1 (the default) is
+   a third of a level, not nothing. */
 static double log_cost(const struct cluster_spec *sp)
 {
     const struct ceph_options *o = &sp->ceph;
-    double levels = (double)(o->debug_osd + o->debug_ms + o->debug_bluestore + o->debug_rocksdb / 4 +
-                             o->debug_bdev / 3);
+    double levels = o->debug_osd + o->debug_ms + o->debug_bluestore + o->debug_rocksdb / 4.0 + o->debug_bdev / 3.0;
     return levels * sp->cost.log_entries_per_stage_per_level * sp->cost.log_entry_us / 3.0;
 }
 
@@ -602,6 +604,8 @@ struct cluster *cluster_create(const struct cluster_spec *spec, struct sim_err *
                 len = img_size - off;
             w->region_off = off;
             w->region_len = len;
+            w->io_limit = job->io_size ? job->io_size
+                          : job->io_size_pct > 0 ? (uint64_t)((double)len * job->io_size_pct / 100.0) : len;
             fiogen_init(&w->gen, c->s, job, slot + 1, len); /* fio's thread_number is 1-based */
             struct job_result *r = &c->results[slot];
             snprintf(r->jobname, sizeof r->jobname, "%s", job->name);

@@ -81,9 +81,9 @@ struct cluster_spec {
     struct net_params net;
     uint32_t pool_size, pool_min_size, pg_num;
     /* an erasure-coded pool (pg_pool_t::TYPE_ERASURE, ECBackend): pool_size =
-       ec_k + ec_m shards, data in stripes of ec_k x ec_stripe_unit bytes */
+       k + m shards, data in stripes of ec_k x ec_stripe_unit bytes */
     bool pool_erasure;
-    uint32_t ec_k, ec_m, ec_stripe_unit;
+    uint32_t ec_k, ec_stripe_unit;
     bool failure_domain_host;       /* replicas on distinct hosts (else distinct OSDs) */
     uint64_t device_bytes;          /* each OSD's device size: its CRUSH weight (osd_crush_initial_weight,
                                        default: the size in TiB) */

@@ -341,7 +341,6 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
         /* crimson/osd get_lock_type: rwordered && may_read -> RWEXCL (no READ_DATA
            refinement); its option defaults are Squid's (crimson ships in 19.2) */
         t->crimson = true;
-        t->mclock = true;
         t->major = 19;
         t->minor = 2;
         return 0;
@@ -384,7 +383,6 @@ int release_parse(const char *release, struct release_traits *t, struct sim_err 
     t->fix_53593 = ma >= 19 || (ma == 18 && (mi > 2 || (mi == 2 && pa >= 4))) ||
                    (ma == 17 && (mi > 2 || (mi == 2 && pa >= 8))) ||
                    (ma == 16 && (mi > 2 || (mi == 2 && pa >= 15)));
-    t->mclock = ma >= 17; /* osd_op_queue default mclock_scheduler since 17.2.0 (12.2-16.2: wpq) */
     return 0;
 }
 

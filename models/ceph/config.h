@@ -150,11 +150,11 @@ void stage_costs_defaults(struct stage_costs *c);
 /*
  * Release-dependent behaviour, decided from the release string:
  * fix_53593 (stat+write takes RWWRITE): >= 16.2.15, >= 17.2.8, >= 18.2.4, 19+;
- * mClock op queue: >= 17; Crimson: "crimson" (keeps RWEXCL, run-to-completion).
+ * Crimson: "crimson" (keeps RWEXCL, run-to-completion).  The op queue is an
+ * option default (osd_op_queue, release_table.c), not a trait.
  */
 struct release_traits {
     bool fix_53593;
-    bool mclock;
     bool crimson;
     int major, minor, patch;
 };

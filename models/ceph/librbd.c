@@ -70,8 +70,7 @@ static bool worker_limit_reached(const struct fio_worker *w)
     if (j->number_ios && w->issued >= j->number_ios)
         return true;
     if (!j->time_based) {
-        uint64_t limit = j->io_size ? j->io_size : w->region_len;
-        if (w->bytes_issued >= limit)
+        if (w->bytes_issued >= w->io_limit)
             return true;
     }
     return false;
@@ -1034,11 +1033,25 @@ static void worker_start(struct sim *s, void *obj, uint64_t arg)
     cpu_pool_submit(&w->thread, CPU_PRIO_NORMAL, fio_issue_item, w, 0);
 }
 
+/* startdelay=A-B: each job clone draws its own delay in [A, B] (fio's
+   fixup_options: rand_between(&td->delay_state, start_delay, start_delay_high),
+   from the job's own seeded stream) */
+static sim_time_t worker_start_delay(struct sim *s, const struct fio_worker *w)
+{
+    const struct workload_job *j = w->job;
+    if (j->startdelay_max_ns <= j->startdelay_ns)
+        return (sim_time_t)j->startdelay_ns;
+    struct sim_taus2 t;
+    sim_rng_inline(s, "fio", w->index, "start_delay", &t);
+    uint64_t span = j->startdelay_max_ns - j->startdelay_ns + 1;
+    return (sim_time_t)(j->startdelay_ns + (uint64_t)((double)span * (sim_taus2_get(&t) / 4294967296.0)));
+}
+
 void client_start_workers(struct client *cl)
 {
     for (uint32_t i = 0; i < cl->n_workers; i++) {
         struct fio_worker *w = &cl->workers[i];
-        sim_schedule(cl->c->s, w->job->startdelay_ns, worker_start, w, 0);
+        sim_schedule(cl->c->s, worker_start_delay(cl->c->s, w), worker_start, w, 0);
     }
 }
 

@@ -46,6 +46,8 @@ struct fio_worker {
     struct cpu_pool thread;  /* the fio thread */
     struct fiogen gen;       /* direction, offset, block size of the next I/O */
     uint64_t region_off, region_len;
+    uint64_t io_limit;       /* bytes a job that is not time_based does: io_size, io_size=N% of
+                                the region (fio's setup_files: io_size_percent), else the region */
     uint64_t issued, bytes_issued, completed;
     uint32_t inflight;
     bool stopped;

@@ -99,7 +99,7 @@ struct workload_job {
     uint32_t log_avg_msec;
     bool log_offset;        /* the logs' lines carry the I/O's offset (default 0) */
     bool per_job_logs;      /* log names carry the thread number (default 1) */
-    char write_iolog[256], read_iolog[256];
+    char write_iolog[256];
     bool direct;            /* recorded, no effect for rbd */
     int groupid;            /* fio add_job(): stonewall/new_group open a new group */
 };
