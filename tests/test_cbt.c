@@ -131,11 +131,39 @@ static void workloads_expand_as_run_workloads(void **state)
         assert_true(num(r, "fio.ramp_time") == 30);
         assert_true(num(r, "image.size_gib") == 1);
         assert_true(num(r, "clients.volumes_per_client") == 1);
+        /* one OSD, no replication given: a pool it can hold (vstart's size 1), on one host */
+        assert_true(num(r, "pool.size") == 1);
+        assert_null(cJSON_GetObjectItemCaseSensitive(r, "cluster.failure_domain"));
     }
+    assert_true(has_note(&pl, "1 OSD and no pool_profiles replication: pool.size 1"));
     assert_true(has_note(&pl, "workloads.precondition.monitor: ignored"));
     assert_true(has_note(&pl, "benchmarks.librbdfio.procs_per_client, benchmarks.librbdfio.fio_cpu_set: ignored: "
                               "not read by cbt's librbdfio"));
     assert_true(has_note(&pl, "give the same fio command"));
+    cbt_plan_free(&pl);
+}
+
+/* A cluster cbt ran on held its pools: one host with three OSDs and a size-3
+   profile puts the copies on distinct OSDs; two OSDs and no replication given,
+   a pool of two copies; three hosts, nothing added. */
+static void pools_fit_the_cluster(void **state)
+{
+    (void)state;
+    struct cbt_plan pl;
+    plan_text("cluster:\n  osds: [o1]\n  osds_per_node: 3\n  pool_profiles:\n    rbd: {replication: 3}\n"
+              "benchmarks:\n  librbdfio: {pool_profile: rbd}\n",
+              &pl, 0, NULL);
+    assert_true(num(pl.rows->child, "pool.size") == 3);
+    assert_string_equal(str(pl.rows->child, "cluster.failure_domain"), "osd");
+    assert_true(has_note(&pl, "1 host for 3 copies: cluster.failure_domain osd"));
+    cbt_plan_free(&pl);
+    plan_text("cluster:\n  osds: [o1, o2]\n  osds_per_node: 1\nbenchmarks:\n  librbdfio: {}\n", &pl, 0, NULL);
+    assert_true(num(pl.rows->child, "pool.size") == 2);
+    assert_null(cJSON_GetObjectItemCaseSensitive(pl.rows->child, "cluster.failure_domain"));
+    cbt_plan_free(&pl);
+    plan_text("cluster:\n  osds: [o1, o2, o3]\n  osds_per_node: 2\nbenchmarks:\n  librbdfio: {}\n", &pl, 0, NULL);
+    assert_null(cJSON_GetObjectItemCaseSensitive(pl.rows->child, "pool.size"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(pl.rows->child, "cluster.failure_domain"));
     cbt_plan_free(&pl);
 }
 
@@ -186,6 +214,9 @@ static void refusals(void **state)
     (void)state;
     struct cbt_plan pl;
     plan_text("cluster: {}\n", &pl, -1, "c.yaml: benchmarks: missing");
+    /* a mode fio does not have, named at its YAML key (not at the fio.rw it would become) */
+    plan_text("benchmarks:\n  librbdfio:\n    mode: [frobnicate]\n", &pl, -1,
+              "c.yaml: benchmarks.librbdfio.mode: unknown mode 'frobnicate'");
     plan_text("benchmarks:\n  radosbench: {op_size: 4096}\n", &pl, -1, "benchmarks.librbdfio: missing");
     plan_text("cluster:\n  pool_profiles:\n    rbd: {pg_size: 64, replication: erasure}\n"
               "benchmarks:\n  librbdfio: {pool_profile: rbd}\n", &pl, -1,
@@ -252,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bluestore_example),
         cmocka_unit_test(workloads_expand_as_run_workloads),
+        cmocka_unit_test(pools_fit_the_cluster),
         cmocka_unit_test(mkfiocmd_details),
         cmocka_unit_test(refusals),
         cmocka_unit_test(erasure_data_pool),

@@ -381,6 +381,43 @@ static void test_images_and_features(void **state)
     scenario_free(&sc);
 }
 
+/* pool.min_size unless given: size - size/2 (md_config_t::get_osd_pool_default_min_size with
+   osd_pool_default_min_size 0); a --set of the size resets it as `ceph osd pool set size` does. */
+static void test_min_size_follows_size(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *set;
+        int64_t min_size;
+    } cases[] = {
+        {"{\"pool\": {\"size\": 1}, " JOBS "}", NULL, 1},
+        {"{\"pool\": {\"size\": 2}, " JOBS "}", NULL, 1},
+        {"{\"pool\": {\"size\": 4}, " JOBS "}", NULL, 2},
+        {"{\"pool\": {\"size\": 3, \"min_size\": 3}, " JOBS "}", NULL, 3},
+        {"{\"pool\": {\"size\": 3, \"min_size\": 2}, " JOBS "}", "pool.size=1", 1},
+        {"{\"pool\": {\"size\": 3}, " JOBS "}", "pool.min_size=1", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct scenario sc;
+        struct cluster_spec sp;
+        const char *sets[] = {cases[i].set, "cluster.failure_domain=osd"};
+        if (cases[i].set)
+            load_ok(&sc, &sp, cases[i].json, sets, 2);
+        else
+            load_ok(&sc, &sp, cases[i].json, sets + 1, 1);
+        if (sc.pool.min_size != cases[i].min_size)
+            fail_msg("case %zu: min_size %lld, want %lld", i, (long long)sc.pool.min_size,
+                     (long long)cases[i].min_size);
+        scenario_free(&sc);
+    }
+    /* a min_size given above the size is still refused */
+    struct scenario sc;
+    struct sim_err err = {0};
+    const char *sets[] = {"pool.size=1", "pool.min_size=2"};
+    assert_true(load(&sc, "{" JOBS "}", sets, 2, &err) < 0);
+    assert_non_null(strstr(err.msg, "pool.min_size: 2 is larger than pool.size 1"));
+}
+
 static void test_release(void **state)
 {
     static const struct { const char *rel; bool fix, mclock, crimson; } cases[] = {
@@ -1163,6 +1200,7 @@ int main(void)
         cmocka_unit_test(test_cpu_topology_and_clocks),
         cmocka_unit_test(test_image_kind_and_guard),
         cmocka_unit_test(test_images_and_features),
+        cmocka_unit_test(test_min_size_follows_size),
         cmocka_unit_test(test_release),
         cmocka_unit_test(test_sim_times_from_jobs),
         cmocka_unit_test(test_symmetric_reduction),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fiojob.h"
 #include "scenario.h"
 #include "yaml.h"
 
@@ -345,6 +346,40 @@ static int erasure_facts(struct cbt_ctx *c, const cJSON *prof, const char *jp, c
 /* pool.pg_num and pool.size (or an erasure pool's k and m) of the row's pool
    profile: the data pool's (data_pool_profile, `rbd create --data-pool`) when
    there is one, which holds what fio reads and writes, else the image's. */
+/*
+ * cbt runs its benchmark on the cluster as it stands: its pools' PGs were
+ * active, so their copies fitted the OSDs and hosts cluster.osds and
+ * osds_per_node describe.  The YAML does not say how (the cluster's ceph.conf
+ * holds osd_pool_default_size and osd_crush_chooseleaf_type), so the row says
+ * the least that makes it so, with a note: without pool_profiles.replication a
+ * pool of Ceph's default size 3 on fewer OSDs has as many copies as OSDs
+ * (vstart.sh's one-OSD clusters, as cbt's rbd_fio_test.yml uses), and copies
+ * on fewer hosts than copies sit on distinct OSDs (chooseleaf type 0, as a
+ * one-box cbt cluster is set up).
+ */
+static int pool_fits_cluster(struct cbt_ctx *c, cJSON *row)
+{
+    if (c->hosts <= 0 || c->osds_per_host <= 0)
+        return 0;
+    int osds = c->hosts * c->osds_per_host;
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(row, "pool.size");
+    if (!ps && osds < 3) {
+        put_num(row, "pool.size", osds);
+        note(c, "cluster.osds, osds_per_node: %d OSD%s and no pool_profiles replication: pool.size %d (a pool of "
+                "Ceph's default size 3 would not go active on them; the cluster's ceph.conf sets it)",
+             osds, osds == 1 ? "" : "s", osds);
+        ps = cJSON_GetObjectItemCaseSensitive(row, "pool.size");
+    }
+    double size = ps ? ps->valuedouble : 3;
+    if (c->hosts < size) {
+        cJSON_AddStringToObject(row, "cluster.failure_domain", "osd");
+        note(c, "cluster.osds: %d host%s for %.0f copies: cluster.failure_domain osd (their PGs went active, so "
+                "the cluster's CRUSH rule picks OSDs, osd_crush_chooseleaf_type 0)",
+             c->hosts, c->hosts == 1 ? "" : "s", size);
+    }
+    return 0;
+}
+
 static int pool_facts(struct cbt_ctx *c, const cJSON *cfg, cJSON *row, struct sim_err *err)
 {
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(cfg, "data_pool_profile");
@@ -415,6 +450,14 @@ static int build_row(struct cbt_ctx *c, const cJSON *cfg, const char *jp, cJSON 
     if (mode && !cJSON_IsString(mode))
         return sim_errf(err, -EINVAL, "%s: %s.mode: expected a fio rw mode (read, write, randread, ...)", f, jp);
     const char *m = mode ? mode->valuestring : "write";
+    /* fio's own check of the mode, named at the YAML key it came from (not at the
+       fio.rw override the row becomes) */
+    struct fio_jobfile probe = {0};
+    struct sim_err bad = {0};
+    if (fiojob_set(&probe, "rw", m, &bad) < 0) {
+        const char *why = strstr(bad.msg, ": ");
+        return sim_errf(err, -EINVAL, "%s: %s.mode: %s", f, jp, why ? why + 2 : bad.msg);
+    }
     bool total = cJSON_GetObjectItemCaseSensitive(cfg, "total_iodepth") != NULL;
     if ((rc = get_num(cfg, "op_size", 4194304, 1, 1 << 30, &op_size, f, jp, err)) < 0 ||
         (rc = get_num(cfg, total ? "total_iodepth" : "iodepth", 16, 1, 65536, &iodepth, f, jp, err)) < 0 ||
@@ -445,6 +488,8 @@ static int build_row(struct cbt_ctx *c, const cJSON *cfg, const char *jp, cJSON 
         note(c, "%s.rbdname: with use_existing_volumes every fio cbt starts opens image '%s': the %.0f volumes per "
                 "client are one image (clients.volumes_per_client=0)", jp, rbdname->valuestring, vpc);
     if ((rc = pool_facts(c, cfg, row, err)) < 0)
+        return rc;
+    if ((rc = pool_fits_cluster(c, row)) < 0)
         return rc;
     if (c->hosts > 0)
         put_num(row, "cluster.hosts", c->hosts);

@@ -114,7 +114,9 @@ const struct param_def scenario_pool_params[] = {
      "erasure pools: bytes of one chunk of a stripe (osd_pool_erasure_code_stripe_unit 4096; the profile's "
      "stripe_unit); a stripe is k of them"},
     {"min_size", PARAM_INT, PO(min_size), 1, 10, 2, NULL, NULL, "count",
-     PARAM_DESCRIPTIVE "osd_pool_default_min_size 2: no failures are simulated, so it never blocks I/O (checked <= size)"},
+     PARAM_DESCRIPTIVE "unless given, size - size/2 (osd_pool_default_min_size 0: OSDMonitor::prepare_pool_size; 2 "
+     "for size 3) or an erasure pool's k + min(1, m - 1): no failures are simulated, so it never blocks I/O "
+     "(checked <= size)"},
     {"pg_num", PARAM_INT, PO(pg_num), 1, 65536, 256, NULL, NULL, "count", "placement groups of the pool"},
     {"id", PARAM_INT, PO(id), 1, 2147483647, 2, NULL, NULL, NULL,
      "pool id (`ceph osd pool ls detail`): it seeds placement; 2 = the first pool created on Pacific+"},
@@ -996,6 +998,13 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         sc->pool.size = sc->pool.k + sc->pool.m;
         if (!cJSON_GetObjectItemCaseSensitive(po, "min_size") && !set_origin("pool.min_size", sets, n_sets))
             sc->pool.min_size = scenario_ec_min_size(sc->pool.k, sc->pool.m);
+    } else if (!set_origin("pool.min_size", sets, n_sets) &&
+               (!cJSON_GetObjectItemCaseSensitive(po, "min_size") || set_origin("pool.size", sets, n_sets))) {
+        /* osd_pool_default_min_size 0: "ceph will use size-size/2" (md_config_t::
+           get_osd_pool_default_min_size, which OSDMonitor::prepare_pool_size calls),
+           so a size-1 or size-2 pool gets 1, size 3 gets 2; `ceph osd pool set P size N` resets
+           min_size the same way, so a --set of the size overrides the file's min_size too */
+        sc->pool.min_size = sc->pool.size - sc->pool.size / 2;
     }
     if ((rc = load_crush_map(sc, sets, n_sets, err)) < 0)
         goto fail;
