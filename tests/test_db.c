@@ -420,6 +420,47 @@ static void query_questions(void **state)
     assert_non_null(strstr(err.msg, "no sweep named 'nope'"));
 }
 
+/* A point that completed no I/O (4 MiB reads in a short run) has no latency:
+   NULL in the database, so it is neither the best latency nor on the front. */
+static void no_io_has_no_latency(void **state)
+{
+    struct fixture *f = *state;
+    struct db *db = open_ok(f->path);
+    const double x[] = {1, 16, 128};
+    const char *nic[] = {"10gbase-t", "100gbe", "25gbe"};
+    add_points(db, "s", 3, x, nic);
+    add_run(db, "p0", 0, true, 0, 0);
+    add_run(db, "p1", 0, true, 300, 500);
+    add_run(db, "p2", 0, true, 100, 900);
+    assert_true(number(db, "SELECT iops FROM metrics WHERE point_id = 'p0'") == 0);
+    assert_int_equal(count(db, "SELECT lat_p99_us IS NULL AND lat_mean_us IS NULL AND write_lat_p99_us IS NULL "
+                               "AND stage_local_commit_us IS NULL AND osd_cpu_us_per_op IS NULL "
+                               "FROM metrics WHERE point_id = 'p0'"), 1);
+    assert_int_equal(count(db, "SELECT lat_p99_us IS NULL FROM point_results WHERE point_id = 'p0'"), 1);
+    assert_true(number(db, "SELECT lat_p99_us FROM metrics WHERE point_id = 'p1'") == 500);
+    db_close(db);
+    struct query_opts o = {.db_path = f->path, .action = QUERY_BEST, .metric = "lat_p99_us", .csv = true};
+    char *out = run_query(&o);
+    assert_string_equal(out, "fio.iodepth,cluster.nic,n,lat_p99_us,lat_p99_us_ci95,point_id\n"
+                             "16,100gbe,1,500,0,p1\n128,25gbe,1,900,0,p2\n");
+    free(out);
+    o = (struct query_opts){.db_path = f->path, .action = QUERY_PARETO, .csv = true};
+    out = run_query(&o);
+    assert_string_equal(out, "fio.iodepth,cluster.nic,n,iops,iops_ci95,lat_p99_us,lat_p99_us_ci95,point_id\n"
+                             "16,100gbe,1,300,0,500,0,p1\n");
+    free(out);
+    o = (struct query_opts){.db_path = f->path, .action = QUERY_EFFECTS, .metric = "lat_p99_us", .csv = true};
+    out = run_query(&o);
+    assert_null(strstr(out, "10gbase-t"));
+    free(out);
+    /* the goal search reads the same way: no latency, not a latency of 0 */
+    cJSON *s = summary(0, 0);
+    double v;
+    assert_false(db_metric_from_summary(db_metric_find("lat_p99_us"), s, &v));
+    assert_true(db_metric_from_summary(db_metric_find("iops"), s, &v) && v == 0);
+    cJSON_Delete(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +470,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(runs_are_unique_and_done_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_unions_and_keeps_done, setup, teardown),
         cmocka_unit_test_setup_teardown(query_questions, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_io_has_no_latency, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_database_refused, setup, teardown),
     };
     return cmocka_run_group_tests_name("db", tests, NULL, NULL);

@@ -36,13 +36,18 @@ struct db_metric {
     const char *summary_key; /* key in runner_summary_json; NULL for a stage */
     int stage;               /* index in stage_names (stages_us object), -1 otherwise */
     bool ci;
+    /* For a figure per completed I/O (a latency, a stage's time, a cost per op):
+       the metric counting those I/Os ("iops", "read_iops").  A run that
+       completed none has no such figure, not a figure of 0.  NULL otherwise. */
+    const char *per_io_of;
     const char *help;
 };
 /* Every metric column of the metrics table, in order (NULL name ends). */
 const struct db_metric *db_metrics(void);
 /* The metric named name, or NULL. */
 const struct db_metric *db_metric_find(const char *name);
-/* A metric's value in a runner_summary_json object (mean for the CI ones); false if absent. */
+/* A metric's value in a runner_summary_json object (mean for the CI ones); false if
+   absent, and false for a per-I/O figure of a run that completed no I/O (per_io_of is 0). */
 bool db_metric_from_summary(const struct db_metric *m, const cJSON *summary, double *out);
 
 /* Open (creating if needed) the database at path; schema, WAL, pragmas. */
