@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,6 +352,43 @@ static void merge_unions_and_keeps_done(void **state)
     db_close(out);
 }
 
+/* One sweep name, two grids (a cbt file run on two base scenarios): not shards, refused. */
+static void merge_refuses_another_grid_of_one_name(void **state)
+{
+    struct fixture *f = *state;
+    char b_path[160], out_path[160];
+    snprintf(b_path, sizeof b_path, "%s/b.db", f->dir);
+    snprintf(out_path, sizeof out_path, "%s/out.db", f->dir);
+    struct db *a = open_ok(f->path), *b = open_ok(b_path);
+    struct sim_err err = {0};
+    const char *axes[] = {"fio.bs"};
+    int64_t id;
+    assert_int_equal(db_add_sweep(a, "cbt", "{\"base\":\"lab.json\"}", axes, 1, 1, &id, &err), 0);
+    assert_int_equal(db_add_sweep(b, "cbt", "{\"base\":\"lab2.json\"}", axes, 1, 1, &id, &err), 0);
+    db_close(a);
+    db_close(b);
+    struct db *out = open_ok(out_path);
+    int n;
+    if (db_merge(out, f->path, &n, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(db_merge(out, b_path, &n, &err), -EEXIST);
+    assert_non_null(strstr(err.msg, b_path));
+    assert_non_null(strstr(err.msg, out_path));
+    assert_non_null(strstr(err.msg, "sweep 'cbt'"));
+    assert_non_null(strstr(err.msg, "base scenario lab2.json, there lab.json"));
+    assert_null(strchr(err.msg, '\n'));
+    assert_int_equal(count(out, "SELECT count(*) FROM sweeps"), 1);
+    db_close(out);
+    /* the check before a merge names the two inputs */
+    const char *paths[] = {f->path, b_path};
+    assert_int_equal(db_merge_check(paths, 2, &err), -EEXIST);
+    assert_non_null(strstr(err.msg, b_path));
+    assert_non_null(strstr(err.msg, f->path));
+    assert_int_equal(db_merge_check(paths, 1, &err), 0);
+    const char *same[] = {f->path, f->path};
+    assert_int_equal(db_merge_check(same, 2, &err), 0);
+}
+
 static char *run_query(const struct query_opts *o)
 {
     char *buf = NULL;
@@ -469,6 +507,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(views_and_confidence_intervals, setup, teardown),
         cmocka_unit_test_setup_teardown(runs_are_unique_and_done_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_unions_and_keeps_done, setup, teardown),
+        cmocka_unit_test_setup_teardown(merge_refuses_another_grid_of_one_name, setup, teardown),
         cmocka_unit_test_setup_teardown(query_questions, setup, teardown),
         cmocka_unit_test_setup_teardown(no_io_has_no_latency, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_database_refused, setup, teardown),

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "goal.h"
 #include "grid.h"
 #include "runner.h"
@@ -299,6 +300,75 @@ static void shards_merged_equal_one_run(void **state)
     assert_int_equal(cmd_merge(3, bad), 2);
 }
 
+/* `cephsim merge` in a child, its stderr into errfile; the exit code. */
+static int merge_to(char **argv, int argc, const char *errfile)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(errfile, "w", stderr))
+            _exit(3);
+        int rc = cmd_merge(argc, argv);
+        fflush(stderr); /* a file now, buffered, and _exit flushes nothing */
+        _exit(rc);
+    }
+    return wait_exit(pid);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 4096);
+    size_t n = fread(buf, 1, 4095, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/*
+ * Two sweeps of one name on different grids (a cbt file run on two base
+ * scenarios) are not shards: merge refuses them in one line naming both
+ * files, and a merge that fails leaves no OUT it created (an existing OUT
+ * stays as it was).
+ */
+static void merge_refuses_two_grids_of_one_name(void **state)
+{
+    struct fixture *f = *state;
+    char other[160], out[160], errfile[160], missing[160];
+    snprintf(other, sizeof other, "%s/other-base.db", f->dir);
+    snprintf(out, sizeof out, "%s/refused.db", f->dir);
+    snprintf(errfile, sizeof errfile, "%s/merge.err", f->dir);
+    snprintf(missing, sizeof missing, "%s/missing.db", f->dir);
+    struct db *db;
+    struct sim_err err = {0};
+    const char *axes[] = {"fio.iodepth"};
+    int64_t id;
+    assert_int_equal(db_open(other, &db, &err), 0);
+    assert_int_equal(db_add_sweep(db, "tiny", "{\"base\": \"scenarios/lab.json\"}", axes, 1, 2, &id, &err), 0);
+    db_close(db);
+    struct stat st;
+    char *argv[] = {"merge", "-q", out, f->clean, other};
+    assert_int_equal(merge_to(argv, 5, errfile), 1);
+    char *msg = slurp(errfile);
+    if (!strstr(msg, f->clean))
+        fail_msg("%s", msg);
+    assert_non_null(strstr(msg, other));
+    assert_non_null(strstr(msg, "sweep 'tiny'"));
+    assert_non_null(strstr(msg, "not shards of one grid"));
+    assert_ptr_equal(strchr(msg, '\n'), msg + strlen(msg) - 1); /* one line */
+    free(msg);
+    assert_true(stat(out, &st) != 0);
+    char *argv_missing[] = {"merge", "-q", out, f->clean, missing};
+    assert_int_equal(merge_to(argv_missing, 5, errfile), 1);
+    assert_true(stat(out, &st) != 0);
+    /* an OUT that existed keeps its rows */
+    char *argv_ok[] = {"merge", "-q", out, f->clean};
+    assert_int_equal(merge_to(argv_ok, 4, errfile), 0);
+    char *argv_into[] = {"merge", "-q", out, other};
+    assert_int_equal(merge_to(argv_into, 4, errfile), 1);
+    assert_int_equal(count(out, "SELECT count(*) FROM runs"), f->total);
+}
+
 static void bad_grid_fails_before_running(void **state)
 {
     struct fixture *f = *state;
@@ -474,6 +544,7 @@ int main(void)
         cmocka_unit_test(dry_run_writes_nothing),
         cmocka_unit_test(kill_9_then_resume_is_exact),
         cmocka_unit_test(shards_merged_equal_one_run),
+        cmocka_unit_test(merge_refuses_two_grids_of_one_name),
         cmocka_unit_test(bad_grid_fails_before_running),
         cmocka_unit_test(worker_checks_its_task),
         cmocka_unit_test(rows_are_reproducible),

@@ -737,10 +737,53 @@ static int count_rows(struct db *db, const char *sql)
     return n;
 }
 
-static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
+/*
+ * Sweeps of one name in two databases must be one sweep (shards of one grid:
+ * `sweep --shard K/N` writes the same grid_json, base scenario included, into
+ * every shard).  Two sweeps that share a name but not a grid, say one cbt file
+ * run on two base scenarios, would merge into one sweep that keeps the first
+ * grid and lists both point sets.  clash_sql selects, for the database
+ * attached as src, the first such name: (name, the other database's path, its
+ * base, src's base).  0, or an error naming src_path and the other database.
+ */
+static int sweep_clash(sqlite3 *h, const char *clash_sql, const char *other_path, const char *src_path,
+                       struct sim_err *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, clash_sql, -1, &st, NULL) != SQLITE_OK)
+        return sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", src_path, sqlite3_errmsg(h));
+    sqlite3_bind_text(st, 1, other_path, -1, SQLITE_STATIC);
+    int rc = 0, step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0), *other = (const char *)sqlite3_column_text(st, 1),
+                   *base_other = (const char *)sqlite3_column_text(st, 2),
+                   *base_src = (const char *)sqlite3_column_text(st, 3);
+        char how[600];
+        if (base_other && base_src && strcmp(base_other, base_src))
+            snprintf(how, sizeof how, "base scenario %.250s, there %.250s", base_src, base_other);
+        else
+            snprintf(how, sizeof how, "another grid");
+        rc = sim_errf(err, -EEXIST, "%s: sweep '%.100s' is not the sweep of that name in %s (%s): not shards of "
+                                    "one grid, keep them in separate databases",
+                      src_path, name ? name : "", other ? other : "?", how);
+    } else if (step != SQLITE_DONE) {
+        rc = sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", src_path, sqlite3_errmsg(h));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+#define GRID_BASE(t) "CASE WHEN json_valid(" t ".grid_json) THEN json_extract(" t ".grid_json, '$.base') END"
+
+static int merge_attached(struct db *db, const char *in_path, int *n_new_runs, struct sim_err *err)
 {
     int rc;
     char q[300];
+    static const char clash_with_main[] =
+        "SELECT s.name, ?1, " GRID_BASE("m") ", " GRID_BASE("s") " FROM src.sweeps s JOIN main.sweeps m "
+        "ON m.name = s.name WHERE m.grid_json <> s.grid_json ORDER BY s.name LIMIT 1";
+    if ((rc = sweep_clash(db->h, clash_with_main, db->path, in_path, err)) < 0)
+        return rc;
     /* the source's axis columns first, so that every column exists in main */
     char **src_axes;
     int n_src;
@@ -823,11 +866,13 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     } else if (ver != DB_SCHEMA_VERSION) {
         rc = sim_errf(err, -EPROTO, "%s: schema version %d, this cephsim writes %d", in_path, ver, DB_SCHEMA_VERSION);
     } else if ((rc = db_begin(db, err)) == 0) {
-        if ((rc = merge_attached(db, n_new_runs, err)) < 0) {
+        if ((rc = merge_attached(db, in_path, n_new_runs, err)) < 0) {
             db_rollback(db);
-            char why[sizeof err->msg];
-            snprintf(why, sizeof why, "%s", err ? err->msg : "merge failed");
-            rc = sim_errf(err, rc, "%s: %s", in_path, why);
+            if (rc != -EEXIST) { /* a clash names in_path already */
+                char why[sizeof err->msg];
+                snprintf(why, sizeof why, "%s", err ? err->msg : "merge failed");
+                rc = sim_errf(err, rc, "%s: %s", in_path, why);
+            }
         } else {
             rc = db_commit(db, err);
         }
@@ -835,5 +880,58 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     exec(db, "DETACH DATABASE src", NULL);
     if (rc == 0)
         rc = db_update_views(db, err);
+    return rc;
+}
+
+int db_merge_check(const char *const *paths, int n, struct sim_err *err)
+{
+    sqlite3 *h = NULL;
+    int rc = 0;
+    if (sqlite3_open_v2(":memory:", &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        sqlite3_exec(h, "CREATE TABLE seen(name TEXT PRIMARY KEY, grid_json TEXT NOT NULL, path TEXT NOT NULL)", NULL,
+                     NULL, NULL) != SQLITE_OK) {
+        rc = sim_errf(err, -ENOMEM, "sqlite: %s", h ? sqlite3_errmsg(h) : "out of memory");
+        goto out;
+    }
+    static const char clash_with_seen[] =
+        "SELECT s.name, m.path, " GRID_BASE("m") ", " GRID_BASE("s") " FROM src.sweeps s JOIN main.seen m "
+        "ON m.name = s.name WHERE m.grid_json <> s.grid_json ORDER BY s.name LIMIT 1";
+    for (int i = 0; i < n && rc == 0; i++) {
+        /* ATTACH would create a missing file: say it is missing instead */
+        FILE *f = fopen(paths[i], "rb");
+        if (!f) {
+            rc = sim_errf(err, -errno, "%s: %s", paths[i], strerror(errno));
+            break;
+        }
+        fclose(f);
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(h, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK) {
+            rc = sim_errf(err, -EIO, "sqlite: attach: %s", sqlite3_errmsg(h));
+            break;
+        }
+        sqlite3_bind_text(st, 1, paths[i], -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (step != SQLITE_DONE) {
+            rc = sim_errf(err, -EIO, "%s: cannot attach: %s", paths[i], sqlite3_errmsg(h));
+            break;
+        }
+        /* a file without a sweeps table is left to db_merge, which says what it is */
+        if (sqlite3_prepare_v2(h, "SELECT 1 FROM src.sqlite_schema WHERE name = 'sweeps'", -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW) {
+            sqlite3_finalize(st);
+            st = NULL;
+            rc = sweep_clash(h, clash_with_seen, NULL, paths[i], err);
+            if (rc == 0 && (sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO main.seen(name, grid_json, path) "
+                                                  "SELECT name, grid_json, ? FROM src.sweeps", -1, &st, NULL) != SQLITE_OK ||
+                            sqlite3_bind_text(st, 1, paths[i], -1, SQLITE_STATIC) != SQLITE_OK ||
+                            sqlite3_step(st) != SQLITE_DONE))
+                rc = sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", paths[i], sqlite3_errmsg(h));
+        }
+        sqlite3_finalize(st);
+        sqlite3_exec(h, "DETACH DATABASE src", NULL, NULL, NULL);
+    }
+out:
+    sqlite3_close(h);
     return rc;
 }

@@ -114,9 +114,18 @@ int db_update_views(struct db *db, struct sim_err *err);
 
 /*
  * Merge the database at in_path into db: sweeps by name, points by id, runs
- * by (point_id, replication), done beating failed.  One transaction.
+ * by (point_id, replication), done beating failed.  One transaction.  A sweep
+ * whose name db has with another grid is refused (-EEXIST): not a shard.
  */
 int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err *err);
+
+/*
+ * Before a merge writes anything: the sweeps that the databases at paths
+ * (in merge order, the output first if it exists) share by name must be
+ * one sweep, the same grid (base scenario, axes, points).  0, or -EEXIST
+ * and a one-line error naming both files; db_merge refuses the same clash.
+ */
+int db_merge_check(const char *const *paths, int n, struct sim_err *err);
 
 /* Double-quote an identifier for SQL into buf ("fio.iodepth" -> "\"fio.iodepth\""). */
 const char *db_quote_ident(const char *name, char *buf, size_t n);
