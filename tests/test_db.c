@@ -439,9 +439,30 @@ static void query_questions(void **state)
     out = run_query(&o);
     assert_string_equal(out, "n\n4\n");
     free(out);
+    /* trailing semicolons and comments are not a second statement */
+    o.sql = "SELECT count(*) AS n FROM results; -- all of them\n ; /* done */ ";
+    out = run_query(&o);
+    assert_string_equal(out, "n\n4\n");
+    free(out);
     struct sim_err err = {0};
     o.sql = "DELETE FROM runs";
     assert_true(query_run(&o, stdout, &err) < 0);
+    /* a second statement would be dropped without a word: refused, named */
+    o.sql = "SELECT count(*) FROM results; DELETE FROM runs";
+    assert_int_equal(query_run(&o, stdout, &err), -EINVAL);
+    assert_string_equal(err.msg, "--sql SELECT count(*) FROM results; DELETE FROM runs: more than one statement "
+                                 "(only the first would run): give one");
+    o.sql = "SELECT 1; SELECT 2";
+    assert_true(query_run(&o, stdout, &err) < 0);
+    assert_non_null(strstr(err.msg, "more than one statement"));
+    /* a directory is said to be one (SQLite: "disk I/O error") */
+    o = (struct query_opts){.db_path = f->dir, .action = QUERY_SUMMARY};
+    assert_int_equal(query_run(&o, stdout, &err), -EISDIR);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    assert_non_null(strstr(err.msg, f->dir));
+    struct db *none;
+    assert_int_equal(db_open(f->dir, &none, &err), -EISDIR);
+    assert_non_null(strstr(err.msg, "is a directory"));
     o = (struct query_opts){.db_path = f->path, .action = QUERY_BEST, .metric = "latency"};
     assert_true(query_run(&o, stdout, &err) < 0);
     assert_non_null(strstr(err.msg, "unknown metric 'latency'"));

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cluster.h"
 #include "runner.h"
@@ -328,11 +329,22 @@ static int check_integrity(struct db *db, struct sim_err *err)
     return rc;
 }
 
+/* SQLite says "unable to open database file" or "disk I/O error" for a directory. */
+static int refuse_directory(const char *path, struct sim_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return sim_errf(err, -EISDIR, "%s: is a directory, not a sweep database", path);
+    return 0;
+}
+
 int db_open(const char *path, struct db **out, struct sim_err *err)
 {
-    struct db *db = sim_xcalloc(1, sizeof *db);
     int rc;
     *out = NULL;
+    if ((rc = refuse_directory(path, err)) < 0)
+        return rc;
+    struct db *db = sim_xcalloc(1, sizeof *db);
     snprintf(db->path, sizeof db->path, "%s", path);
     files_mkdir_parents(path); /* out/sweeps/x.db works on a fresh clone */
     if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -847,6 +859,8 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     int rc;
     if (n_new_runs)
         *n_new_runs = 0;
+    if ((rc = refuse_directory(in_path, err)) < 0)
+        return rc;
     FILE *f = fopen(in_path, "rb");
     if (!f)
         return sim_errf(err, -errno, "%s: %s", in_path, strerror(errno));
@@ -897,6 +911,8 @@ int db_merge_check(const char *const *paths, int n, struct sim_err *err)
         "SELECT s.name, m.path, " GRID_BASE("m") ", " GRID_BASE("s") " FROM src.sweeps s JOIN main.seen m "
         "ON m.name = s.name WHERE m.grid_json <> s.grid_json ORDER BY s.name LIMIT 1";
     for (int i = 0; i < n && rc == 0; i++) {
+        if ((rc = refuse_directory(paths[i], err)) < 0)
+            break;
         /* ATTACH would create a missing file: say it is missing instead */
         FILE *f = fopen(paths[i], "rb");
         if (!f) {
