@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,6 +352,43 @@ static void merge_unions_and_keeps_done(void **state)
     db_close(out);
 }
 
+/* One sweep name, two grids (a cbt file run on two base scenarios): not shards, refused. */
+static void merge_refuses_another_grid_of_one_name(void **state)
+{
+    struct fixture *f = *state;
+    char b_path[160], out_path[160];
+    snprintf(b_path, sizeof b_path, "%s/b.db", f->dir);
+    snprintf(out_path, sizeof out_path, "%s/out.db", f->dir);
+    struct db *a = open_ok(f->path), *b = open_ok(b_path);
+    struct sim_err err = {0};
+    const char *axes[] = {"fio.bs"};
+    int64_t id;
+    assert_int_equal(db_add_sweep(a, "cbt", "{\"base\":\"lab.json\"}", axes, 1, 1, &id, &err), 0);
+    assert_int_equal(db_add_sweep(b, "cbt", "{\"base\":\"lab2.json\"}", axes, 1, 1, &id, &err), 0);
+    db_close(a);
+    db_close(b);
+    struct db *out = open_ok(out_path);
+    int n;
+    if (db_merge(out, f->path, &n, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(db_merge(out, b_path, &n, &err), -EEXIST);
+    assert_non_null(strstr(err.msg, b_path));
+    assert_non_null(strstr(err.msg, out_path));
+    assert_non_null(strstr(err.msg, "sweep 'cbt'"));
+    assert_non_null(strstr(err.msg, "base scenario lab2.json, there lab.json"));
+    assert_null(strchr(err.msg, '\n'));
+    assert_int_equal(count(out, "SELECT count(*) FROM sweeps"), 1);
+    db_close(out);
+    /* the check before a merge names the two inputs */
+    const char *paths[] = {f->path, b_path};
+    assert_int_equal(db_merge_check(paths, 2, &err), -EEXIST);
+    assert_non_null(strstr(err.msg, b_path));
+    assert_non_null(strstr(err.msg, f->path));
+    assert_int_equal(db_merge_check(paths, 1, &err), 0);
+    const char *same[] = {f->path, f->path};
+    assert_int_equal(db_merge_check(same, 2, &err), 0);
+}
+
 static char *run_query(const struct query_opts *o)
 {
     char *buf = NULL;
@@ -401,9 +439,30 @@ static void query_questions(void **state)
     out = run_query(&o);
     assert_string_equal(out, "n\n4\n");
     free(out);
+    /* trailing semicolons and comments are not a second statement */
+    o.sql = "SELECT count(*) AS n FROM results; -- all of them\n ; /* done */ ";
+    out = run_query(&o);
+    assert_string_equal(out, "n\n4\n");
+    free(out);
     struct sim_err err = {0};
     o.sql = "DELETE FROM runs";
     assert_true(query_run(&o, stdout, &err) < 0);
+    /* a second statement would be dropped without a word: refused, named */
+    o.sql = "SELECT count(*) FROM results; DELETE FROM runs";
+    assert_int_equal(query_run(&o, stdout, &err), -EINVAL);
+    assert_string_equal(err.msg, "--sql SELECT count(*) FROM results; DELETE FROM runs: more than one statement "
+                                 "(only the first would run): give one");
+    o.sql = "SELECT 1; SELECT 2";
+    assert_true(query_run(&o, stdout, &err) < 0);
+    assert_non_null(strstr(err.msg, "more than one statement"));
+    /* a directory is said to be one (SQLite: "disk I/O error") */
+    o = (struct query_opts){.db_path = f->dir, .action = QUERY_SUMMARY};
+    assert_int_equal(query_run(&o, stdout, &err), -EISDIR);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    assert_non_null(strstr(err.msg, f->dir));
+    struct db *none;
+    assert_int_equal(db_open(f->dir, &none, &err), -EISDIR);
+    assert_non_null(strstr(err.msg, "is a directory"));
     o = (struct query_opts){.db_path = f->path, .action = QUERY_BEST, .metric = "latency"};
     assert_true(query_run(&o, stdout, &err) < 0);
     assert_non_null(strstr(err.msg, "unknown metric 'latency'"));
@@ -420,6 +479,47 @@ static void query_questions(void **state)
     assert_non_null(strstr(err.msg, "no sweep named 'nope'"));
 }
 
+/* A point that completed no I/O (4 MiB reads in a short run) has no latency:
+   NULL in the database, so it is neither the best latency nor on the front. */
+static void no_io_has_no_latency(void **state)
+{
+    struct fixture *f = *state;
+    struct db *db = open_ok(f->path);
+    const double x[] = {1, 16, 128};
+    const char *nic[] = {"10gbase-t", "100gbe", "25gbe"};
+    add_points(db, "s", 3, x, nic);
+    add_run(db, "p0", 0, true, 0, 0);
+    add_run(db, "p1", 0, true, 300, 500);
+    add_run(db, "p2", 0, true, 100, 900);
+    assert_true(number(db, "SELECT iops FROM metrics WHERE point_id = 'p0'") == 0);
+    assert_int_equal(count(db, "SELECT lat_p99_us IS NULL AND lat_mean_us IS NULL AND write_lat_p99_us IS NULL "
+                               "AND stage_local_commit_us IS NULL AND osd_cpu_us_per_op IS NULL "
+                               "FROM metrics WHERE point_id = 'p0'"), 1);
+    assert_int_equal(count(db, "SELECT lat_p99_us IS NULL FROM point_results WHERE point_id = 'p0'"), 1);
+    assert_true(number(db, "SELECT lat_p99_us FROM metrics WHERE point_id = 'p1'") == 500);
+    db_close(db);
+    struct query_opts o = {.db_path = f->path, .action = QUERY_BEST, .metric = "lat_p99_us", .csv = true};
+    char *out = run_query(&o);
+    assert_string_equal(out, "fio.iodepth,cluster.nic,n,lat_p99_us,lat_p99_us_ci95,point_id\n"
+                             "16,100gbe,1,500,0,p1\n128,25gbe,1,900,0,p2\n");
+    free(out);
+    o = (struct query_opts){.db_path = f->path, .action = QUERY_PARETO, .csv = true};
+    out = run_query(&o);
+    assert_string_equal(out, "fio.iodepth,cluster.nic,n,iops,iops_ci95,lat_p99_us,lat_p99_us_ci95,point_id\n"
+                             "16,100gbe,1,300,0,500,0,p1\n");
+    free(out);
+    o = (struct query_opts){.db_path = f->path, .action = QUERY_EFFECTS, .metric = "lat_p99_us", .csv = true};
+    out = run_query(&o);
+    assert_null(strstr(out, "10gbase-t"));
+    free(out);
+    /* the goal search reads the same way: no latency, not a latency of 0 */
+    cJSON *s = summary(0, 0);
+    double v;
+    assert_false(db_metric_from_summary(db_metric_find("lat_p99_us"), s, &v));
+    assert_true(db_metric_from_summary(db_metric_find("iops"), s, &v) && v == 0);
+    cJSON_Delete(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,7 +528,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(views_and_confidence_intervals, setup, teardown),
         cmocka_unit_test_setup_teardown(runs_are_unique_and_done_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_unions_and_keeps_done, setup, teardown),
+        cmocka_unit_test_setup_teardown(merge_refuses_another_grid_of_one_name, setup, teardown),
         cmocka_unit_test_setup_teardown(query_questions, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_io_has_no_latency, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_database_refused, setup, teardown),
     };
     return cmocka_run_group_tests_name("db", tests, NULL, NULL);

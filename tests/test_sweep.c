@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "goal.h"
 #include "grid.h"
 #include "runner.h"
@@ -299,6 +300,75 @@ static void shards_merged_equal_one_run(void **state)
     assert_int_equal(cmd_merge(3, bad), 2);
 }
 
+/* `cephsim merge` in a child, its stderr into errfile; the exit code. */
+static int merge_to(char **argv, int argc, const char *errfile)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(errfile, "w", stderr))
+            _exit(3);
+        int rc = cmd_merge(argc, argv);
+        fflush(stderr); /* a file now, buffered, and _exit flushes nothing */
+        _exit(rc);
+    }
+    return wait_exit(pid);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 4096);
+    size_t n = fread(buf, 1, 4095, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/*
+ * Two sweeps of one name on different grids (a cbt file run on two base
+ * scenarios) are not shards: merge refuses them in one line naming both
+ * files, and a merge that fails leaves no OUT it created (an existing OUT
+ * stays as it was).
+ */
+static void merge_refuses_two_grids_of_one_name(void **state)
+{
+    struct fixture *f = *state;
+    char other[160], out[160], errfile[160], missing[160];
+    snprintf(other, sizeof other, "%s/other-base.db", f->dir);
+    snprintf(out, sizeof out, "%s/refused.db", f->dir);
+    snprintf(errfile, sizeof errfile, "%s/merge.err", f->dir);
+    snprintf(missing, sizeof missing, "%s/missing.db", f->dir);
+    struct db *db;
+    struct sim_err err = {0};
+    const char *axes[] = {"fio.iodepth"};
+    int64_t id;
+    assert_int_equal(db_open(other, &db, &err), 0);
+    assert_int_equal(db_add_sweep(db, "tiny", "{\"base\": \"scenarios/lab.json\"}", axes, 1, 2, &id, &err), 0);
+    db_close(db);
+    struct stat st;
+    char *argv[] = {"merge", "-q", out, f->clean, other};
+    assert_int_equal(merge_to(argv, 5, errfile), 1);
+    char *msg = slurp(errfile);
+    if (!strstr(msg, f->clean))
+        fail_msg("%s", msg);
+    assert_non_null(strstr(msg, other));
+    assert_non_null(strstr(msg, "sweep 'tiny'"));
+    assert_non_null(strstr(msg, "not shards of one grid"));
+    assert_ptr_equal(strchr(msg, '\n'), msg + strlen(msg) - 1); /* one line */
+    free(msg);
+    assert_true(stat(out, &st) != 0);
+    char *argv_missing[] = {"merge", "-q", out, f->clean, missing};
+    assert_int_equal(merge_to(argv_missing, 5, errfile), 1);
+    assert_true(stat(out, &st) != 0);
+    /* an OUT that existed keeps its rows */
+    char *argv_ok[] = {"merge", "-q", out, f->clean};
+    assert_int_equal(merge_to(argv_ok, 4, errfile), 0);
+    char *argv_into[] = {"merge", "-q", out, other};
+    assert_int_equal(merge_to(argv_into, 4, errfile), 1);
+    assert_int_equal(count(out, "SELECT count(*) FROM runs"), f->total);
+}
+
 static void bad_grid_fails_before_running(void **state)
 {
     struct fixture *f = *state;
@@ -386,9 +456,47 @@ static void goal_parsing(void **state)
     goal_dim_free(&d);
     assert_true(goal_parse_cost("cluster.nic=100gbe", &d, &err) < 0);
     assert_true(goal_parse_cost("nic=a:1", &d, &err) < 0);
+    /* one value twice, or a negative cost: refused, naming the --cost */
+    assert_true(goal_parse_cost("cluster.nic=25gbe:0,25gbe:1", &d, &err) < 0);
+    assert_string_equal(err.msg, "--cost cluster.nic=25gbe:0,25gbe:1: value '25gbe' given twice");
+    assert_true(goal_parse_cost("fio.iodepth=1:0,1.0:1", &d, &err) < 0);
+    assert_non_null(strstr(err.msg, "given twice"));
+    assert_true(goal_parse_cost("cluster.nic=10gbase-t:-1,25gbe:1", &d, &err) < 0);
+    assert_string_equal(err.msg, "--cost cluster.nic=10gbase-t:-1,25gbe:1: '10gbase-t:-1': a cost cannot be negative");
+    /* one parameter in two --cost options: refused, naming the second */
+    struct goal_dim dims[3];
+    int n_dims = 0;
+    assert_int_equal(goal_add_cost(dims, &n_dims, "cluster.nic=10gbase-t:0", &err), 0);
+    assert_int_equal(goal_add_cost(dims, &n_dims, "cluster.max_cstate=deepest:0,C1:1", &err), 0);
+    assert_true(goal_add_cost(dims, &n_dims, "cluster.nic=25gbe:1", &err) < 0);
+    assert_int_equal(n_dims, 2);
+    assert_non_null(strstr(err.msg, "--cost cluster.nic=25gbe:1: cluster.nic has its options in an earlier --cost"));
+    for (int i = 0; i < n_dims; i++)
+        goal_dim_free(&dims[i]);
+    /* an out-of-range number is named by its option as the help spells it */
+    char *argv[] = {"goal", "--base", "scenarios/qd1-latency.json", "--target", "iops>=1", "--cost",
+                    "cluster.nic=10gbase-t:0", "--max-evals", "0"};
+    char errfile[] = "/tmp/cephsim-test-goal-XXXXXX";
+    int fd = mkstemp(errfile);
+    assert_true(fd >= 0);
+    close(fd);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(errfile, "w", stderr))
+            _exit(3);
+        int rc = cmd_goal(9, argv);
+        fflush(stderr);
+        _exit(rc);
+    }
+    assert_int_equal(wait_exit(pid), 2);
+    char *msg = slurp(errfile);
+    unlink(errfile);
+    assert_string_equal(msg, "cephsim goal: --max-evals 0: expected a positive number\n");
+    free(msg);
 }
 
-static int goal_run(const char *target, bool prune, int jobs, const char *db, struct goal_result *res)
+/* A goal search on a 2 x 2 lattice; its printed report into *report unless report is NULL. */
+static int goal_run(const char *target, bool prune, int jobs, const char *db, struct goal_result *res, char **report)
 {
     static const char *const sets[] = {"sim.duration_s=0.05", "sim.warmup_s=0.01", "cluster.hosts=2",
                                        "cluster.osds_per_host=1", "pool.size=2", "pool.pg_num=16"};
@@ -401,9 +509,15 @@ static int goal_run(const char *target, bool prune, int jobs, const char *db, st
     struct goal_opts o = {.base = "scenarios/qd1-latency.json", .sets = sets, .n_sets = 6, .targets = &t,
                           .n_targets = 1, .dims = d, .n_dims = 2, .replications = 2, .jobs = jobs, .prune = prune,
                           .db_path = db};
-    FILE *out = fopen("/dev/null", "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
     int rc = goal_search(&o, out, res, &err);
     fclose(out);
+    if (report)
+        *report = text;
+    else
+        free(text);
     if (rc < 0)
         fail_msg("%s", err.msg);
     goal_dim_free(&d[0]);
@@ -417,20 +531,27 @@ static void goal_search_finds_the_cheapest(void **state)
     struct goal_result r;
     char db[160];
     snprintf(db, sizeof db, "%s/goal.db", f->dir);
-    goal_run("iops>=0", true, 2, db, &r); /* everything meets: the cheapest is all-first */
+    goal_run("iops>=0", true, 2, db, &r, NULL); /* everything meets: the cheapest is all-first */
     assert_true(r.found && r.cost == 0 && r.choice[0] == 0 && r.choice[1] == 0);
     assert_true(r.evaluated <= 4 && r.combinations == 4);
     free(r.choice);
-    goal_run("iops>=1e12", true, 1, NULL, &r); /* nothing can: the priciest probe misses and rules out the rest */
+    char *report;
+    goal_run("iops>=1e12", true, 1, NULL, &r, &report); /* nothing can: the priciest probe misses and rules out the rest */
     assert_true(!r.found && r.evaluated == 1 && r.pruned == 3);
+    /* the verdict rests on the assumption, and says so */
+    assert_non_null(strstr(report, "no combination meets the target (assuming a pricier option is never worse: "
+                                   "3 combinations ruled out without a run; --no-prune runs them)"));
+    free(report);
     free(r.choice);
-    goal_run("iops>=1e12", true, 2, NULL, &r); /* two at a time: the probe and a quantile */
+    goal_run("iops>=1e12", true, 2, NULL, &r, NULL); /* two at a time: the probe and a quantile */
     assert_true(!r.found && r.evaluated == 2 && r.pruned == 2);
     free(r.choice);
-    goal_run("iops>=1e12", false, 2, NULL, &r); /* without the assumption every combination is tried */
+    goal_run("iops>=1e12", false, 2, NULL, &r, &report); /* without the assumption every combination is tried */
     assert_true(!r.found && r.evaluated == 4 && r.pruned == 0);
+    assert_non_null(strstr(report, "no combination meets the target; closest:")); /* a proof: no caveat */
+    free(report);
     free(r.choice);
-    goal_run("iops>=0", true, 2, db, &r); /* again with the same --db: every run is recorded, none redone */
+    goal_run("iops>=0", true, 2, db, &r, NULL); /* again with the same --db: every run is recorded, none redone */
     assert_true(r.found && r.cost == 0 && r.runs == 0);
     free(r.choice);
     assert_true(count(db, "SELECT count(*) FROM results") >= 2);
@@ -474,6 +595,7 @@ int main(void)
         cmocka_unit_test(dry_run_writes_nothing),
         cmocka_unit_test(kill_9_then_resume_is_exact),
         cmocka_unit_test(shards_merged_equal_one_run),
+        cmocka_unit_test(merge_refuses_two_grids_of_one_name),
         cmocka_unit_test(bad_grid_fails_before_running),
         cmocka_unit_test(worker_checks_its_task),
         cmocka_unit_test(rows_are_reproducible),

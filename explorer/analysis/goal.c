@@ -62,6 +62,22 @@ void goal_dim_free(struct goal_dim *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Is value already one of d's options?  Numbers compare as numbers (4096 = 4096.0). */
+static bool goal_dim_has_value(const struct goal_dim *d, const char *value)
+{
+    char *end;
+    double x = strtod(value, &end);
+    bool numeric = end != value && !*end;
+    for (int i = 0; i < d->n; i++) {
+        if (!strcmp(d->values[i], value))
+            return true;
+        double y = strtod(d->values[i], &end);
+        if (numeric && end != d->values[i] && !*end && x == y)
+            return true;
+    }
+    return false;
+}
+
 int goal_parse_cost(const char *text, struct goal_dim *d, struct sim_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -79,7 +95,17 @@ int goal_parse_cost(const char *text, struct goal_dim *d, struct sim_err *err)
             rc = sim_errf(err, -EINVAL, "--cost %s: '%s': expected value:cost", text, item);
             break;
         }
+        /* the search adds costs and bisects on them: a negative one would make
+           a combination cheaper by adding an option */
+        if (c < 0) {
+            rc = sim_errf(err, -EINVAL, "--cost %s: '%s': a cost cannot be negative", text, item);
+            break;
+        }
         *colon = '\0';
+        if (goal_dim_has_value(d, item)) {
+            rc = sim_errf(err, -EINVAL, "--cost %s: value '%s' given twice", text, item);
+            break;
+        }
         d->values = sim_xrealloc(d->values, (size_t)d->n + 1, sizeof *d->values);
         d->costs = sim_xrealloc(d->costs, (size_t)d->n + 1, sizeof *d->costs);
         /* insertion keeps equal costs in the given order */
@@ -98,6 +124,25 @@ int goal_parse_cost(const char *text, struct goal_dim *d, struct sim_err *err)
     if (rc < 0)
         goal_dim_free(d);
     return rc;
+}
+
+int goal_add_cost(struct goal_dim *dims, int *n_dims, const char *text, struct sim_err *err)
+{
+    struct goal_dim *d = &dims[*n_dims];
+    int rc = goal_parse_cost(text, d, err);
+    if (rc < 0)
+        return rc;
+    /* two --cost options for one parameter would make two dimensions that
+       set it in turn: the second would silently win in every combination */
+    for (int i = 0; i < *n_dims; i++)
+        if (!strcmp(dims[i].path, d->path)) {
+            rc = sim_errf(err, -EINVAL, "--cost %s: %s has its options in an earlier --cost already: "
+                                        "list them all in one --cost", text, d->path);
+            goal_dim_free(d);
+            return rc;
+        }
+    (*n_dims)++;
+    return 0;
 }
 
 /* ---- the search ------------------------------------------------------------- */
@@ -353,6 +398,10 @@ static int validate(const struct goal_opts *o, int *reps, struct sim_err *err)
         sets[i] = o->sets[i];
     int rc = 0;
     for (int d = 0; d < o->n_dims && rc == 0; d++)
+        for (int e = 0; e < d && rc == 0; e++)
+            if (!strcmp(o->dims[e].path, o->dims[d].path))
+                rc = sim_errf(err, -EINVAL, "--cost %s: given twice: list its options in one --cost", o->dims[d].path);
+    for (int d = 0; d < o->n_dims && rc == 0; d++)
         for (int v = 0; v < o->dims[d].n && rc == 0; v++) {
             char set[512];
             snprintf(set, sizeof set, "%s=%s", o->dims[d].path, o->dims[d].values[v]);
@@ -575,6 +624,10 @@ int goal_search(const struct goal_opts *o, FILE *out, struct goal_result *res, s
             fputc('\n', out);
         } else {
             fprintf(out, "no combination %s the target", limit ? "evaluated before --max-evals meets" : "meets");
+            /* combinations ruled out by the assumption were never run: not a proof */
+            if (o->prune && res->pruned > 0)
+                fprintf(out, " (assuming a pricier option is never worse: %d combination%s ruled out without a run; "
+                             "--no-prune runs them)", res->pruned, res->pruned == 1 ? "" : "s");
             if (s.best_miss_k >= 0) {
                 decode(&s, s.best_miss_k, s.idx);
                 fprintf(out, "; closest:");
@@ -609,7 +662,8 @@ static void goal_usage(FILE *f)
             "\n"
             "  -b, --base SCENARIO     the scenario to start from\n"
             "  -t, --target EXPR       METRIC<=V, <V, >=V or >V (iops, lat_mean_us, lat_p99_us, ...); repeatable\n"
-            "  -c, --cost SPEC         path=value:cost,... (e.g. cluster.nic=10gbase-t:0,25gbe:1,100gbe:2); repeatable\n"
+            "  -c, --cost SPEC         path=value:cost,... (e.g. cluster.nic=10gbase-t:0,25gbe:1,100gbe:2); costs >= 0;\n"
+            "                          repeatable, one --cost per path\n"
             "  -S, --set PATH=VALUE    fixed override of the base scenario; repeatable\n"
             "  -r, --replications N    replications per combination (default: the scenario's sim.replications)\n"
             "  -j, --jobs N            combinations evaluated in parallel (default: the number of cores)\n"
@@ -648,10 +702,8 @@ int cmd_goal(int argc, char **argv)
                 n_targets++;
             break;
         case 'c':
-            if (goal_parse_cost(optarg, &dims[n_dims], &err) < 0)
+            if (goal_add_cost(dims, &n_dims, optarg, &err) < 0)
                 code = 2;
-            else
-                n_dims++;
             break;
         case 'S': sets[n_sets++] = optarg; break;
         case 'r':
@@ -659,7 +711,9 @@ int cmd_goal(int argc, char **argv)
         case 'm':
             n = strtol(optarg, &end, 10);
             if (*end || n < 1 || n > 100000) {
-                snprintf(err.msg, sizeof err.msg, "-%c %s: expected a positive number", c, optarg);
+                /* by the long name the help gives: --max-evals has no short one */
+                snprintf(err.msg, sizeof err.msg, "--%s %s: expected a positive number",
+                         c == 'r' ? "replications" : c == 'j' ? "jobs" : "max-evals", optarg);
                 code = 2;
             } else if (c == 'r') {
                 o.replications = (int)n;

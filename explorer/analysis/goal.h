@@ -61,8 +61,12 @@ struct goal_result {
 
 /* Parse 'METRIC<=VALUE' (also <, >=, >). */
 int goal_parse_target(const char *text, struct goal_target *t, struct sim_err *err);
-/* Parse 'path=value:cost,value:cost,...' into d (values sorted by cost). */
+/* Parse 'path=value:cost,value:cost,...' into d (values sorted by cost); a
+   negative cost or a value given twice is refused. */
 int goal_parse_cost(const char *text, struct goal_dim *d, struct sim_err *err);
+/* Parse one --cost into dims[*n_dims] and count it; a parameter an earlier
+   --cost already gave is refused (each parameter is one dimension). */
+int goal_add_cost(struct goal_dim *dims, int *n_dims, const char *text, struct sim_err *err);
 void goal_dim_free(struct goal_dim *d);
 
 /* Search; prints each evaluation and the answer to out. */

@@ -250,6 +250,9 @@ static int qctx_open(const struct query_opts *o, struct qctx *q, struct sim_err 
     struct stat stt;
     if (stat(o->db_path, &stt) != 0)
         return sim_errf(err, -ENOENT, "%s: %s", o->db_path, strerror(errno));
+    /* SQLite would say "disk I/O error" */
+    if (S_ISDIR(stt.st_mode))
+        return sim_errf(err, -EISDIR, "%s: is a directory, not a sweep database", o->db_path);
     if (sqlite3_open_v2(o->db_path, &q->h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         int rc = sim_errf(err, -EIO, "%s: cannot open: %s", o->db_path, sqlite3_errmsg(q->h));
         qctx_close(q);
@@ -760,6 +763,35 @@ static int q_plot(const struct query_opts *o, struct qctx *q, FILE *out, struct 
     return rc;
 }
 
+/*
+ * Is there a statement in sql after its first one?  Whatever follows the
+ * first is prepared on its own: only whitespace, comments and semicolons
+ * prepare to no statement.  The caller runs just the first statement, so a
+ * second one would be dropped without a word.
+ */
+static bool more_than_one_statement(sqlite3 *h, const char *sql)
+{
+    const char *tail = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, sql, -1, &st, &tail) != SQLITE_OK)
+        return false; /* the caller reports the first statement's error */
+    sqlite3_finalize(st);
+    while (tail && *tail) {
+        st = NULL;
+        const char *next = NULL;
+        if (sqlite3_prepare_v2(h, tail, -1, &st, &next) != SQLITE_OK)
+            return true; /* something, even if not valid SQL */
+        bool stmt = st != NULL;
+        sqlite3_finalize(st);
+        if (stmt)
+            return true;
+        if (!next || next == tail)
+            break;
+        tail = next;
+    }
+    return false;
+}
+
 static int q_sql(const struct query_opts *o, struct qctx *q, FILE *out, struct sim_err *err)
 {
     sqlite3_stmt *st;
@@ -768,6 +800,8 @@ static int q_sql(const struct query_opts *o, struct qctx *q, FILE *out, struct s
         return rc;
     bool ro = sqlite3_stmt_readonly(st);
     sqlite3_finalize(st);
+    if (more_than_one_statement(q->h, o->sql))
+        return sim_errf(err, -EINVAL, "--sql %.200s: more than one statement (only the first would run): give one", o->sql);
     if (!ro)
         return sim_errf(err, -EPERM, "--sql: only read-only statements (use the sqlite3 shell to change the database)");
     struct qtable t;
@@ -809,7 +843,7 @@ static void query_usage(FILE *f)
             "        --plot METRIC        plot (gnuplot) METRIC against --x, one line per --by value,\n"
             "                             or a heat map over --x and --y; -o FILE.png|FILE.svg\n"
             "        --x AXIS, --by AXIS, --y AXIS, --logx, -o, --output FILE\n"
-            "        --sql QUERY          any read-only SQL (tables sweeps, points, runs, metrics;\n"
+            "        --sql QUERY          one read-only SQL statement (tables sweeps, points, runs, metrics;\n"
             "                             views results, point_results)\n"
             "  options:\n"
             "    -s, --sweep NAME         only the points of this sweep\n"

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cluster.h"
 #include "runner.h"
@@ -25,47 +26,47 @@
 _Static_assert(STAGE_COUNT == 10, "db_metric_table lists one column per stage of cluster.h");
 
 static const struct db_metric db_metric_table[] = {
-    {"iops", "iops", -1, true, "I/O operations per second, reads and writes together (fio)"},
-    {"bw_mib", "bw_mib", -1, true, "bandwidth in MiB/s, reads and writes together"},
-    {"lat_mean_us", "lat_mean_us", -1, true, "mean completion latency (fio clat) of every I/O, us"},
-    {"lat_p50_us", "lat_p50_us", -1, true, "median completion latency, us"},
-    {"lat_p99_us", "lat_p99_us", -1, true, "99th percentile completion latency, us"},
-    {"lat_p999_us", "lat_p999_us", -1, true, "99.9th percentile completion latency, us"},
+    {"iops", "iops", -1, true, NULL, "I/O operations per second, reads and writes together (fio)"},
+    {"bw_mib", "bw_mib", -1, true, NULL, "bandwidth in MiB/s, reads and writes together"},
+    {"lat_mean_us", "lat_mean_us", -1, true, "iops", "mean completion latency (fio clat) of every I/O, us"},
+    {"lat_p50_us", "lat_p50_us", -1, true, "iops", "median completion latency, us"},
+    {"lat_p99_us", "lat_p99_us", -1, true, "iops", "99th percentile completion latency, us"},
+    {"lat_p999_us", "lat_p999_us", -1, true, "iops", "99.9th percentile completion latency, us"},
     /* each direction on its own (NULL when it did no I/O): a mixed run's reads and writes */
-    {"read_iops", "read_iops", -1, true, "read I/O operations per second (fio read.iops, all jobs)"},
-    {"read_bw_mib", "read_bw_mib", -1, true, "read bandwidth in MiB/s"},
-    {"read_lat_mean_us", "read_lat_mean_us", -1, true, "mean read completion latency (fio read.clat_ns), us"},
-    {"read_lat_p50_us", "read_lat_p50_us", -1, true, "median read completion latency, us"},
-    {"read_lat_p99_us", "read_lat_p99_us", -1, true, "99th percentile read completion latency, us"},
-    {"read_lat_p999_us", "read_lat_p999_us", -1, true, "99.9th percentile read completion latency, us"},
-    {"write_iops", "write_iops", -1, true, "write I/O operations per second (fio write.iops, all jobs)"},
-    {"write_bw_mib", "write_bw_mib", -1, true, "write bandwidth in MiB/s"},
-    {"write_lat_mean_us", "write_lat_mean_us", -1, true, "mean write completion latency (fio write.clat_ns), us"},
-    {"write_lat_p50_us", "write_lat_p50_us", -1, true, "median write completion latency, us"},
-    {"write_lat_p99_us", "write_lat_p99_us", -1, true, "99th percentile write completion latency, us"},
-    {"write_lat_p999_us", "write_lat_p999_us", -1, true, "99.9th percentile write completion latency, us"},
-    {"rw_lock_waits", "rw_lock_waits", -1, false, "ops that waited for an object rw lock, all OSDs"},
-    {"op_r", "op_r", -1, false, "OSD op_r count, all OSDs"},
-    {"op_w", "op_w", -1, false, "OSD op_w count, all OSDs"},
-    {"op_rw", "op_rw", -1, false, "OSD op_rw count (read+write ops, e.g. [stat, write]), all OSDs"},
-    {"stage_client_submit_us", NULL, STAGE_CLIENT_SUBMIT, false, "mean time in the stage (cluster.h STAGE_CLIENT_SUBMIT), us"},
-    {"stage_net_to_primary_us", NULL, STAGE_NET_TO_PRIMARY, false, "mean time in the stage (cluster.h STAGE_NET_TO_PRIMARY), us"},
-    {"stage_primary_queue_us", NULL, STAGE_PRIMARY_QUEUE, false, "mean time in the stage (cluster.h STAGE_PRIMARY_QUEUE), us"},
-    {"stage_primary_lock_wait_us", NULL, STAGE_PRIMARY_LOCK_WAIT, false, "mean time in the stage (cluster.h STAGE_PRIMARY_LOCK_WAIT), us"},
-    {"stage_primary_prepare_us", NULL, STAGE_PRIMARY_PREPARE, false, "mean time in the stage (cluster.h STAGE_PRIMARY_PREPARE), us"},
-    {"stage_local_commit_us", NULL, STAGE_LOCAL_COMMIT, false, "mean time in the stage (cluster.h STAGE_LOCAL_COMMIT), us"},
-    {"stage_replica_commit_us", NULL, STAGE_REPLICA_COMMIT, false, "mean time in the stage (cluster.h STAGE_REPLICA_COMMIT), us"},
-    {"stage_primary_reply_us", NULL, STAGE_PRIMARY_REPLY, false, "mean time in the stage (cluster.h STAGE_PRIMARY_REPLY), us"},
-    {"stage_net_to_client_us", NULL, STAGE_NET_TO_CLIENT, false, "mean time in the stage (cluster.h STAGE_NET_TO_CLIENT), us"},
-    {"stage_client_complete_us", NULL, STAGE_CLIENT_COMPLETE, false, "mean time in the stage (cluster.h STAGE_CLIENT_COMPLETE), us"},
-    {"osd_host_busy_cores", "osd_host_busy_cores", -1, false, "mean busy cores per OSD host"},
-    {"device_utilisation", "device_utilisation", -1, false, "mean NVMe utilisation (0..1)"},
-    {"wakeups_per_op", "wakeups_per_op", -1, false, "thread wake-ups per client op"},
-    {"mean_wake_us", "mean_wake_us", -1, false, "mean wake-up latency (C-state exit + wake), us"},
-    {"events_per_op", "events_per_op", -1, false, "simulation events per client op"},
-    {"client_cpu_us_per_op", "client_cpu_us_per_op", -1, false, "client CPU (fio, librbd, messenger) per op, us"},
-    {"osd_cpu_us_per_op", "osd_cpu_us_per_op", -1, false, "OSD CPU (all threads, all OSDs) per client op, us"},
-    {NULL, NULL, -1, false, NULL},
+    {"read_iops", "read_iops", -1, true, NULL, "read I/O operations per second (fio read.iops, all jobs)"},
+    {"read_bw_mib", "read_bw_mib", -1, true, NULL, "read bandwidth in MiB/s"},
+    {"read_lat_mean_us", "read_lat_mean_us", -1, true, "read_iops", "mean read completion latency (fio read.clat_ns), us"},
+    {"read_lat_p50_us", "read_lat_p50_us", -1, true, "read_iops", "median read completion latency, us"},
+    {"read_lat_p99_us", "read_lat_p99_us", -1, true, "read_iops", "99th percentile read completion latency, us"},
+    {"read_lat_p999_us", "read_lat_p999_us", -1, true, "read_iops", "99.9th percentile read completion latency, us"},
+    {"write_iops", "write_iops", -1, true, NULL, "write I/O operations per second (fio write.iops, all jobs)"},
+    {"write_bw_mib", "write_bw_mib", -1, true, NULL, "write bandwidth in MiB/s"},
+    {"write_lat_mean_us", "write_lat_mean_us", -1, true, "write_iops", "mean write completion latency (fio write.clat_ns), us"},
+    {"write_lat_p50_us", "write_lat_p50_us", -1, true, "write_iops", "median write completion latency, us"},
+    {"write_lat_p99_us", "write_lat_p99_us", -1, true, "write_iops", "99th percentile write completion latency, us"},
+    {"write_lat_p999_us", "write_lat_p999_us", -1, true, "write_iops", "99.9th percentile write completion latency, us"},
+    {"rw_lock_waits", "rw_lock_waits", -1, false, NULL, "ops that waited for an object rw lock, all OSDs"},
+    {"op_r", "op_r", -1, false, NULL, "OSD op_r count, all OSDs"},
+    {"op_w", "op_w", -1, false, NULL, "OSD op_w count, all OSDs"},
+    {"op_rw", "op_rw", -1, false, NULL, "OSD op_rw count (read+write ops, e.g. [stat, write]), all OSDs"},
+    {"stage_client_submit_us", NULL, STAGE_CLIENT_SUBMIT, false, "iops", "mean time in the stage (cluster.h STAGE_CLIENT_SUBMIT), us"},
+    {"stage_net_to_primary_us", NULL, STAGE_NET_TO_PRIMARY, false, "iops", "mean time in the stage (cluster.h STAGE_NET_TO_PRIMARY), us"},
+    {"stage_primary_queue_us", NULL, STAGE_PRIMARY_QUEUE, false, "iops", "mean time in the stage (cluster.h STAGE_PRIMARY_QUEUE), us"},
+    {"stage_primary_lock_wait_us", NULL, STAGE_PRIMARY_LOCK_WAIT, false, "iops", "mean time in the stage (cluster.h STAGE_PRIMARY_LOCK_WAIT), us"},
+    {"stage_primary_prepare_us", NULL, STAGE_PRIMARY_PREPARE, false, "iops", "mean time in the stage (cluster.h STAGE_PRIMARY_PREPARE), us"},
+    {"stage_local_commit_us", NULL, STAGE_LOCAL_COMMIT, false, "iops", "mean time in the stage (cluster.h STAGE_LOCAL_COMMIT), us"},
+    {"stage_replica_commit_us", NULL, STAGE_REPLICA_COMMIT, false, "iops", "mean time in the stage (cluster.h STAGE_REPLICA_COMMIT), us"},
+    {"stage_primary_reply_us", NULL, STAGE_PRIMARY_REPLY, false, "iops", "mean time in the stage (cluster.h STAGE_PRIMARY_REPLY), us"},
+    {"stage_net_to_client_us", NULL, STAGE_NET_TO_CLIENT, false, "iops", "mean time in the stage (cluster.h STAGE_NET_TO_CLIENT), us"},
+    {"stage_client_complete_us", NULL, STAGE_CLIENT_COMPLETE, false, "iops", "mean time in the stage (cluster.h STAGE_CLIENT_COMPLETE), us"},
+    {"osd_host_busy_cores", "osd_host_busy_cores", -1, false, NULL, "mean busy cores per OSD host"},
+    {"device_utilisation", "device_utilisation", -1, false, NULL, "mean NVMe utilisation (0..1)"},
+    {"wakeups_per_op", "wakeups_per_op", -1, false, "iops", "thread wake-ups per client op"},
+    {"mean_wake_us", "mean_wake_us", -1, false, NULL, "mean wake-up latency (C-state exit + wake), us"},
+    {"events_per_op", "events_per_op", -1, false, "iops", "simulation events per client op"},
+    {"client_cpu_us_per_op", "client_cpu_us_per_op", -1, false, "iops", "client CPU (fio, librbd, messenger) per op, us"},
+    {"osd_cpu_us_per_op", "osd_cpu_us_per_op", -1, false, "iops", "OSD CPU (all threads, all OSDs) per client op, us"},
+    {NULL, NULL, -1, false, NULL, NULL},
 };
 
 /* Columns of points and of the views that an axis name must not shadow. */
@@ -95,6 +96,11 @@ const struct db_metric *db_metric_find(const char *name)
 
 bool db_metric_from_summary(const struct db_metric *m, const cJSON *summary, double *out)
 {
+    /* The runner reports 0 us for a run that completed nothing (4 MiB reads
+       in a short run): that would rank as the best latency of a sweep. */
+    double n_io;
+    if (m->per_io_of && (!db_metric_from_summary(db_metric_find(m->per_io_of), summary, &n_io) || !(n_io > 0)))
+        return false;
     const cJSON *v;
     if (m->stage >= 0)
         v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(summary, "stages_us"),
@@ -323,11 +329,22 @@ static int check_integrity(struct db *db, struct sim_err *err)
     return rc;
 }
 
+/* SQLite says "unable to open database file" or "disk I/O error" for a directory. */
+static int refuse_directory(const char *path, struct sim_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return sim_errf(err, -EISDIR, "%s: is a directory, not a sweep database", path);
+    return 0;
+}
+
 int db_open(const char *path, struct db **out, struct sim_err *err)
 {
-    struct db *db = sim_xcalloc(1, sizeof *db);
     int rc;
     *out = NULL;
+    if ((rc = refuse_directory(path, err)) < 0)
+        return rc;
+    struct db *db = sim_xcalloc(1, sizeof *db);
     snprintf(db->path, sizeof db->path, "%s", path);
     files_mkdir_parents(path); /* out/sweeps/x.db works on a fresh clone */
     if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -732,10 +749,53 @@ static int count_rows(struct db *db, const char *sql)
     return n;
 }
 
-static int merge_attached(struct db *db, int *n_new_runs, struct sim_err *err)
+/*
+ * Sweeps of one name in two databases must be one sweep (shards of one grid:
+ * `sweep --shard K/N` writes the same grid_json, base scenario included, into
+ * every shard).  Two sweeps that share a name but not a grid, say one cbt file
+ * run on two base scenarios, would merge into one sweep that keeps the first
+ * grid and lists both point sets.  clash_sql selects, for the database
+ * attached as src, the first such name: (name, the other database's path, its
+ * base, src's base).  0, or an error naming src_path and the other database.
+ */
+static int sweep_clash(sqlite3 *h, const char *clash_sql, const char *other_path, const char *src_path,
+                       struct sim_err *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, clash_sql, -1, &st, NULL) != SQLITE_OK)
+        return sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", src_path, sqlite3_errmsg(h));
+    sqlite3_bind_text(st, 1, other_path, -1, SQLITE_STATIC);
+    int rc = 0, step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0), *other = (const char *)sqlite3_column_text(st, 1),
+                   *base_other = (const char *)sqlite3_column_text(st, 2),
+                   *base_src = (const char *)sqlite3_column_text(st, 3);
+        char how[600];
+        if (base_other && base_src && strcmp(base_other, base_src))
+            snprintf(how, sizeof how, "base scenario %.250s, there %.250s", base_src, base_other);
+        else
+            snprintf(how, sizeof how, "another grid");
+        rc = sim_errf(err, -EEXIST, "%s: sweep '%.100s' is not the sweep of that name in %s (%s): not shards of "
+                                    "one grid, keep them in separate databases",
+                      src_path, name ? name : "", other ? other : "?", how);
+    } else if (step != SQLITE_DONE) {
+        rc = sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", src_path, sqlite3_errmsg(h));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+#define GRID_BASE(t) "CASE WHEN json_valid(" t ".grid_json) THEN json_extract(" t ".grid_json, '$.base') END"
+
+static int merge_attached(struct db *db, const char *in_path, int *n_new_runs, struct sim_err *err)
 {
     int rc;
     char q[300];
+    static const char clash_with_main[] =
+        "SELECT s.name, ?1, " GRID_BASE("m") ", " GRID_BASE("s") " FROM src.sweeps s JOIN main.sweeps m "
+        "ON m.name = s.name WHERE m.grid_json <> s.grid_json ORDER BY s.name LIMIT 1";
+    if ((rc = sweep_clash(db->h, clash_with_main, db->path, in_path, err)) < 0)
+        return rc;
     /* the source's axis columns first, so that every column exists in main */
     char **src_axes;
     int n_src;
@@ -799,6 +859,8 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     int rc;
     if (n_new_runs)
         *n_new_runs = 0;
+    if ((rc = refuse_directory(in_path, err)) < 0)
+        return rc;
     FILE *f = fopen(in_path, "rb");
     if (!f)
         return sim_errf(err, -errno, "%s: %s", in_path, strerror(errno));
@@ -818,11 +880,13 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     } else if (ver != DB_SCHEMA_VERSION) {
         rc = sim_errf(err, -EPROTO, "%s: schema version %d, this cephsim writes %d", in_path, ver, DB_SCHEMA_VERSION);
     } else if ((rc = db_begin(db, err)) == 0) {
-        if ((rc = merge_attached(db, n_new_runs, err)) < 0) {
+        if ((rc = merge_attached(db, in_path, n_new_runs, err)) < 0) {
             db_rollback(db);
-            char why[sizeof err->msg];
-            snprintf(why, sizeof why, "%s", err ? err->msg : "merge failed");
-            rc = sim_errf(err, rc, "%s: %s", in_path, why);
+            if (rc != -EEXIST) { /* a clash names in_path already */
+                char why[sizeof err->msg];
+                snprintf(why, sizeof why, "%s", err ? err->msg : "merge failed");
+                rc = sim_errf(err, rc, "%s: %s", in_path, why);
+            }
         } else {
             rc = db_commit(db, err);
         }
@@ -830,5 +894,60 @@ int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err
     exec(db, "DETACH DATABASE src", NULL);
     if (rc == 0)
         rc = db_update_views(db, err);
+    return rc;
+}
+
+int db_merge_check(const char *const *paths, int n, struct sim_err *err)
+{
+    sqlite3 *h = NULL;
+    int rc = 0;
+    if (sqlite3_open_v2(":memory:", &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        sqlite3_exec(h, "CREATE TABLE seen(name TEXT PRIMARY KEY, grid_json TEXT NOT NULL, path TEXT NOT NULL)", NULL,
+                     NULL, NULL) != SQLITE_OK) {
+        rc = sim_errf(err, -ENOMEM, "sqlite: %s", h ? sqlite3_errmsg(h) : "out of memory");
+        goto out;
+    }
+    static const char clash_with_seen[] =
+        "SELECT s.name, m.path, " GRID_BASE("m") ", " GRID_BASE("s") " FROM src.sweeps s JOIN main.seen m "
+        "ON m.name = s.name WHERE m.grid_json <> s.grid_json ORDER BY s.name LIMIT 1";
+    for (int i = 0; i < n && rc == 0; i++) {
+        if ((rc = refuse_directory(paths[i], err)) < 0)
+            break;
+        /* ATTACH would create a missing file: say it is missing instead */
+        FILE *f = fopen(paths[i], "rb");
+        if (!f) {
+            rc = sim_errf(err, -errno, "%s: %s", paths[i], strerror(errno));
+            break;
+        }
+        fclose(f);
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(h, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK) {
+            rc = sim_errf(err, -EIO, "sqlite: attach: %s", sqlite3_errmsg(h));
+            break;
+        }
+        sqlite3_bind_text(st, 1, paths[i], -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (step != SQLITE_DONE) {
+            rc = sim_errf(err, -EIO, "%s: cannot attach: %s", paths[i], sqlite3_errmsg(h));
+            break;
+        }
+        /* a file without a sweeps table is left to db_merge, which says what it is */
+        if (sqlite3_prepare_v2(h, "SELECT 1 FROM src.sqlite_schema WHERE name = 'sweeps'", -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW) {
+            sqlite3_finalize(st);
+            st = NULL;
+            rc = sweep_clash(h, clash_with_seen, NULL, paths[i], err);
+            if (rc == 0 && (sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO main.seen(name, grid_json, path) "
+                                                  "SELECT name, grid_json, ? FROM src.sweeps", -1, &st, NULL) != SQLITE_OK ||
+                            sqlite3_bind_text(st, 1, paths[i], -1, SQLITE_STATIC) != SQLITE_OK ||
+                            sqlite3_step(st) != SQLITE_DONE))
+                rc = sim_errf(err, -EIO, "%s: sqlite: sweeps: %s", paths[i], sqlite3_errmsg(h));
+        }
+        sqlite3_finalize(st);
+        sqlite3_exec(h, "DETACH DATABASE src", NULL, NULL, NULL);
+    }
+out:
+    sqlite3_close(h);
     return rc;
 }

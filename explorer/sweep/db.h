@@ -36,13 +36,18 @@ struct db_metric {
     const char *summary_key; /* key in runner_summary_json; NULL for a stage */
     int stage;               /* index in stage_names (stages_us object), -1 otherwise */
     bool ci;
+    /* For a figure per completed I/O (a latency, a stage's time, a cost per op):
+       the metric counting those I/Os ("iops", "read_iops").  A run that
+       completed none has no such figure, not a figure of 0.  NULL otherwise. */
+    const char *per_io_of;
     const char *help;
 };
 /* Every metric column of the metrics table, in order (NULL name ends). */
 const struct db_metric *db_metrics(void);
 /* The metric named name, or NULL. */
 const struct db_metric *db_metric_find(const char *name);
-/* A metric's value in a runner_summary_json object (mean for the CI ones); false if absent. */
+/* A metric's value in a runner_summary_json object (mean for the CI ones); false if
+   absent, and false for a per-I/O figure of a run that completed no I/O (per_io_of is 0). */
 bool db_metric_from_summary(const struct db_metric *m, const cJSON *summary, double *out);
 
 /* Open (creating if needed) the database at path; schema, WAL, pragmas. */
@@ -109,9 +114,18 @@ int db_update_views(struct db *db, struct sim_err *err);
 
 /*
  * Merge the database at in_path into db: sweeps by name, points by id, runs
- * by (point_id, replication), done beating failed.  One transaction.
+ * by (point_id, replication), done beating failed.  One transaction.  A sweep
+ * whose name db has with another grid is refused (-EEXIST): not a shard.
  */
 int db_merge(struct db *db, const char *in_path, int *n_new_runs, struct sim_err *err);
+
+/*
+ * Before a merge writes anything: the sweeps that the databases at paths
+ * (in merge order, the output first if it exists) share by name must be
+ * one sweep, the same grid (base scenario, axes, points).  0, or -EEXIST
+ * and a one-line error naming both files; db_merge refuses the same clash.
+ */
+int db_merge_check(const char *const *paths, int n, struct sim_err *err);
 
 /* Double-quote an identifier for SQL into buf ("fio.iodepth" -> "\"fio.iodepth\""). */
 const char *db_quote_ident(const char *name, char *buf, size_t n);

@@ -1146,6 +1146,17 @@ int cmd_sweep(int argc, char **argv)
     return sweep_finish(sw, rc, &err);
 }
 
+/* Delete a database this run created, with the WAL files SQLite may leave beside it. */
+static void remove_database(const char *path)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char p[PATH_MAX + 16];
+        snprintf(p, sizeof p, "%s%s", path, suffixes[i]);
+        unlink(p);
+    }
+}
+
 int cmd_merge(int argc, char **argv)
 {
     static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0}};
@@ -1158,7 +1169,8 @@ int cmd_merge(int argc, char **argv)
         } else if (c == 'h') {
             printf("usage: cephsim merge OUT IN...\n"
                    "  merge sweep databases (e.g. the shards of `cephsim sweep --shard K/N`) into OUT:\n"
-                   "  sweeps by name, points by id, runs by (point_id, replication); a done run beats a failed one\n"
+                   "  sweeps by name, points by id, runs by (point_id, replication); a done run beats a failed one;\n"
+                   "  sweeps of one name must have one grid (shards of it), or the merge is refused\n"
                    "  -q, --quiet   no per-input line\n");
             return 0;
         } else {
@@ -1181,9 +1193,25 @@ int cmd_merge(int argc, char **argv)
         }
     }
     struct sim_err err = {0};
+    /* every input checked before OUT is written: a refused merge changes nothing */
+    bool out_existed = access(out, F_OK) == 0;
+    int n_check = 0;
+    const char **check = sim_xcalloc((size_t)argc, sizeof *check);
+    if (out_existed)
+        check[n_check++] = out;
+    for (int i = optind + 1; i < argc; i++)
+        check[n_check++] = argv[i];
+    int rc = db_merge_check(check, n_check, &err);
+    free(check);
+    if (rc < 0) {
+        fprintf(stderr, "cephsim merge: %s\n", err.msg);
+        return 1;
+    }
     struct db *db;
     if (db_open(out, &db, &err) < 0) {
         fprintf(stderr, "cephsim merge: %s\n", err.msg);
+        if (!out_existed)
+            remove_database(out);
         return 1;
     }
     int code = 0;
@@ -1198,5 +1226,7 @@ int cmd_merge(int argc, char **argv)
             fprintf(stderr, "cephsim merge: %s: %d new done runs\n", argv[i], n);
     }
     db_close(db);
+    if (code != 0 && !out_existed) /* no half-merged database left to be taken for a result */
+        remove_database(out);
     return code;
 }
