@@ -207,6 +207,40 @@ static void ec_data_pool(void **state)
     import_result_free(&r);
 }
 
+/* An input that is there but is not a regular file (a directory, a dangling link) used
+   to read as "assumed: no osd_metadata.json" and exit 0; it is an error naming it. */
+static void input_that_is_not_a_file_is_an_error(void **state)
+{
+    static const char *const files[] = {"osd_crush_dump.json", "osd_pool_ls_detail.json", "versions.json",
+                                        "rbd_images.json", NULL};
+    static const char *const culprits[] = {"osd_metadata.json", "config_dump.json", "ceph.conf",
+                                           "rbd_images.json", "osd_crush_dump.json"};
+    for (size_t k = 0; k < sizeof culprits / sizeof *culprits; k++)
+        for (int link = 0; link < 2; link++) {
+            char dir[200], bad[300];
+            snprintf(dir, sizeof dir, "%s/notafile-%zu-%d", scratch, k, link);
+            assert_int_equal(mkdir(dir, 0755), 0);
+            for (int f = 0; files[f]; f++) {
+                char from[300];
+                snprintf(from, sizeof from, LAB "/%s", files[f]);
+                copy_file(from, dir, files[f]);
+            }
+            snprintf(bad, sizeof bad, "%s/%s", dir, culprits[k]);
+            unlink(bad);
+            if (link)
+                assert_int_equal(symlink("nowhere.json", bad), 0);
+            else
+                assert_int_equal(mkdir(bad, 0755), 0);
+            struct import_opts o = {.dir = dir};
+            struct import_result r;
+            struct sim_err err = {0};
+            assert_true(import_cluster(&o, &r, &err) < 0);
+            assert_non_null(strstr(err.msg, bad));
+            assert_non_null(strstr(err.msg, link ? "symbolic link to nothing" : "not a regular file"));
+            import_result_free(&r);
+        }
+}
+
 /* What the kit's cluster_facts.sh collected from a fresh lab cluster imports the same way. */
 static void kit_capture(void **state)
 {
@@ -365,6 +399,7 @@ int main(void)
         cmocka_unit_test(kit_capture),
         cmocka_unit_test(ec_data_pool),
         cmocka_unit_test(other_clusters),
+        cmocka_unit_test(input_that_is_not_a_file_is_an_error),
         cmocka_unit_test(cli_import_and_simulate),
     };
     return cmocka_run_group_tests_name("import", tests, setup, teardown);

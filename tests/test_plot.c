@@ -578,6 +578,53 @@ static void test_renamed_stages(void **state)
     rm_tree(dir);
 }
 
+/* A fresh clone's run: every write a copy-up, whose stages the model does not time, so
+   the waterfall is not drawn; that used to pass without a word. */
+static void test_copyup_run_says_why_no_waterfall(void **state)
+{
+    char dir[] = "/tmp/test_plot.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "fio.json", fio_json);
+    char sim[1024];
+    int n = snprintf(sim, sizeof sim, "{\"scenario\":\"scenarios/lab.json\",\"summary\":{\"direction\":\"write\","
+                                      "\"op_w\":0,\"op_rw\":27,\"stages_us\":{");
+    for (int i = 0; i < STAGE_COUNT; i++)
+        n += snprintf(sim + n, sizeof sim - (size_t)n, "%s\"%s\":0", i ? "," : "", stage_names[i]);
+    snprintf(sim + n, sizeof sim - (size_t)n, "}}}");
+    write_file(dir, "sim.json", sim);
+    char out[600];
+    snprintf(out, sizeof out, "%s/figs", dir);
+    char *log = NULL;
+    size_t log_len = 0;
+    FILE *logf = open_memstream(&log, &log_len);
+    assert_non_null(logf);
+    struct plot_opts o = {.dir = dir, .out_dir = out, .render = false, .log = logf};
+    struct sim_err err = {0};
+    assert_int_equal(plot_dir(&o, &err), 0);
+    fclose(logf);
+    assert_false(exists(out, "waterfall.gp"));
+    char want[300];
+    snprintf(want, sizeof want, "\n  not drawn: waterfall of %s: every write was a copy-up (a fresh clone: op_rw 27, "
+             "op_w 0), and only plain writes are timed per stage\n", dir);
+    if (!strstr(log, want))
+        fail_msg("log lacks the note:\n%s", log);
+    free(log);
+    /* a run that has its stages draws the waterfall and notes nothing */
+    rm_tree(out);
+    char run[600];
+    snprintf(run, sizeof run, "%s/run1", dir);
+    make_run_dir(run);
+    log = NULL;
+    logf = open_memstream(&log, &log_len);
+    o.dir = run;
+    assert_int_equal(plot_dir(&o, &err), 0);
+    fclose(logf);
+    assert_true(exists(out, "waterfall.gp"));
+    assert_null(strstr(log, "not drawn"));
+    free(log);
+    rm_tree(dir);
+}
+
 static void test_usage(void **state)
 {
     char buf[2048];
@@ -685,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_study_files),      cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_renamed_stages),   cmocka_unit_test(test_equal_series_share_a_line),
         cmocka_unit_test(test_usage),            cmocka_unit_test(test_no_gnuplot),
+        cmocka_unit_test(test_copyup_run_says_why_no_waterfall),
         cmocka_unit_test(test_render),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);

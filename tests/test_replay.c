@@ -137,6 +137,78 @@ static void sort_keeps_recorded_order_of_ties(void **state)
     replay_trace_free(&tr);
 }
 
+/* Write text to a fresh temporary file; its path in path[]. */
+static void temp_trace(char path[64], const char *text)
+{
+    snprintf(path, 64, "/tmp/test_replay_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t n = strlen(text);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    close(fd);
+}
+
+/* A fio latency log or an empty file is not a trace: a message saying what it is, not a
+   JSON parse error (the op-tracker parser used to get every file that is not an iolog). */
+static void latency_logs_and_empty_files_are_refused(void **state)
+{
+    static const char *const latlogs[] = {"tests/data/trace/randw_lat.1.log", "tests/data/trace/noff_clat.1.log",
+                                          "tests/data/trace/issue_lat.1.log", "tests/data/trace/old_offset_lat.1.log"};
+    for (size_t i = 0; i < sizeof latlogs / sizeof *latlogs; i++) {
+        struct replay_trace tr = {0};
+        struct sim_err err = {0};
+        assert_int_equal(tracereplay_load(&tr, &latlogs[i], 1, 22, TRACEREPLAY_SPAN_MAX_NS, &err), -EINVAL);
+        assert_non_null(strstr(err.msg, latlogs[i]));
+        assert_non_null(strstr(err.msg, "a fio latency log"));
+        assert_non_null(strstr(err.msg, "write_iolog"));
+        assert_null(strstr(err.msg, "JSON"));
+        replay_trace_free(&tr);
+    }
+    static const char *const empties[] = {"", " \n\n"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[64];
+        temp_trace(path, empties[i]);
+        const char *p = path;
+        struct replay_trace tr = {0};
+        struct sim_err err = {0};
+        assert_int_equal(tracereplay_load(&tr, &p, 1, 22, TRACEREPLAY_SPAN_MAX_NS, &err), -EINVAL);
+        assert_non_null(strstr(err.msg, path));
+        assert_non_null(strstr(err.msg, ": empty"));
+        assert_null(strstr(err.msg, "JSON"));
+        replay_trace_free(&tr);
+        unlink(path);
+    }
+}
+
+/* One timestamp ~10^4 days out had an open-loop replay walk the whole span for minutes;
+   the span is bounded, and the record that stretches it is named by file and line. */
+static void absurd_span_is_refused_naming_the_line(void **state)
+{
+    char path[64];
+    temp_trace(path, "fio version 3 iolog\n0 rbd add\n0 rbd open\n100 rbd write 0 4096\n"
+                     "900000000000000 rbd write 0 4096\n200 rbd write 4096 4096\n");
+    const char *p = path;
+    char where[80];
+    snprintf(where, sizeof where, "%s:5: ", path);
+    struct replay_trace tr = {0};
+    struct sim_err err = {0};
+    assert_int_equal(tracereplay_load(&tr, &p, 1, 22, TRACEREPLAY_SPAN_MAX_NS, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, where));
+    assert_non_null(strstr(err.msg, "10416.7 days"));
+    replay_trace_free(&tr);
+    /* the span up to the limit is fine, and without a limit (closed loop) so is any */
+    assert_int_equal(tracereplay_load(&tr, &p, 1, 22, 0, &err), 0);
+    assert_int_equal(tr.n, 3);
+    replay_trace_free(&tr);
+    unlink(path);
+    temp_trace(path, "fio version 3 iolog\n0 rbd add\n0 rbd open\n0 rbd write 0 4096\n"
+                     "86400000000 rbd write 0 4096\n");
+    assert_int_equal(tracereplay_load(&tr, &p, 1, 22, TRACEREPLAY_SPAN_MAX_NS, &err), 0);
+    assert_int_equal(tr.n, 2);
+    replay_trace_free(&tr);
+    unlink(path);
+}
+
 /* ------------------------------------------------------------------ replays */
 
 static void open_loop_reproduces_arrival_times(void **state)
@@ -283,7 +355,7 @@ static void real_window_dumps_replay(void **state)
                            LAB "noparent_randw-qd1_sched-simple_rt_r1/osd.2.historic_window.json.gz"};
     struct replay_trace tr = {0};
     struct sim_err err = {0};
-    int rc = tracereplay_load(&tr, paths, 3, 22, &err);
+    int rc = tracereplay_load(&tr, paths, 3, 22, TRACEREPLAY_SPAN_MAX_NS, &err);
     if (rc)
         fail_msg("%s", err.msg);
     /* every primary write of the 1 s window (about the run's 525 IOPS), 4 KiB each */
@@ -320,6 +392,8 @@ int main(void)
         cmocka_unit_test(trace_from_iolog),
         cmocka_unit_test(trace_from_ops),
         cmocka_unit_test(sort_keeps_recorded_order_of_ties),
+        cmocka_unit_test(latency_logs_and_empty_files_are_refused),
+        cmocka_unit_test(absurd_span_is_refused_naming_the_line),
         cmocka_unit_test(open_loop_reproduces_arrival_times),
         cmocka_unit_test(closed_loop_keeps_depth),
         cmocka_unit_test(replay_command),

@@ -7,7 +7,8 @@
  * osd.N.perf.json (perf dump) and op-tracker dumps: osd.N.historic_window.json[.gz]
  * (the kit's every-op window), else osd.N.historic_ops.json[.gz] (cephsim, or
  * any dump_historic_ops), else osd.N.historic.json[.gz] (the kit's tail dump:
- * the slowest ops, a biased sample - flagged in the report).
+ * the slowest ops, a biased sample - flagged in the report).  A dump that does not
+ * read whole (a truncated or corrupt gzip, malformed JSON) is an error naming it.
  * Compared: fio IOPS and completion latency (clat mean, p50, p99), the per-stage
  * intervals of primary osd_op writes rebuilt from the op-tracker events
  * (initiated -> queued_for_pg -> reached_pg -> started -> waiting for subops ->

@@ -59,20 +59,37 @@ static void note(struct ictx *c, const char *fmt, ...)
     c->r->notes[c->r->n_notes++] = sim_xstrdup(buf);
 }
 
-static bool file_in(const char *dir, const char *name, char *out, size_t n)
+/*
+ * dir/name in out: 1 when it is a regular file, 0 when nothing is there (the file is
+ * optional or its absence is reported), else -errno and err names it: a directory, a
+ * device, a dangling link or an unreadable path must not pass for "no such file".
+ */
+static int file_in(const char *dir, const char *name, char *out, size_t n, struct sim_err *err)
 {
     struct stat st;
     snprintf(out, n, "%s/%s", dir, name);
-    return stat(out, &st) == 0 && S_ISREG(st.st_mode);
+    if (stat(out, &st) == 0) {
+        if (S_ISREG(st.st_mode))
+            return 1;
+        return sim_errf(err, -EINVAL, "%s: not a regular file (%s)", out,
+                        S_ISDIR(st.st_mode) ? "a directory" : "a device, socket or pipe");
+    }
+    if (errno != ENOENT)
+        return sim_errf(err, -errno, "%s: %s", out, strerror(errno));
+    if (lstat(out, &st) == 0)
+        return sim_errf(err, -ENOENT, "%s: a symbolic link to nothing", out);
+    return 0;
 }
 
-/* The first of names present in the directory. */
-static const char *find_file(const struct ictx *c, const char *const *names, char *out, size_t n)
+/* The first of names present in the directory: 1, 0 if none is, or -errno as file_in(). */
+static int find_file(const struct ictx *c, const char *const *names, char *out, size_t n, struct sim_err *err)
 {
-    for (; *names; names++)
-        if (file_in(c->o->dir, *names, out, n))
-            return *names;
-    return NULL;
+    for (; *names; names++) {
+        int rc = file_in(c->o->dir, *names, out, n, err);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
 }
 
 static const char *jstr(const cJSON *o, const char *k)
@@ -113,7 +130,10 @@ static int ec_shape(struct ictx *c, const cJSON *pool, const char *path, double 
     double width = 0, default_unit = param_find(scenario_pool_params, "stripe_unit")->def;
     jnum(pool, "stripe_width", &width);
     char ppath[1300];
-    if (prof && file_in(c->o->dir, "osd_erasure_code_profiles.json", ppath, sizeof ppath)) {
+    int have = prof ? file_in(c->o->dir, "osd_erasure_code_profiles.json", ppath, sizeof ppath, err) : 0;
+    if (have < 0)
+        return have;
+    if (have) {
         cJSON *all = jsonu_load_file(ppath, err);
         if (!all)
             return err->code;
@@ -181,7 +201,10 @@ static int pool_from_detail(struct ictx *c, const cJSON *pick, const char *path,
 static cJSON *load_pool_detail(struct ictx *c, char *path, size_t n, struct sim_err *err)
 {
     static const char *const names[] = {"osd_pool_ls_detail.json", "pool_ls_detail.json", NULL};
-    if (!find_file(c, names, path, n)) {
+    int have = find_file(c, names, path, n, err);
+    if (have < 0)
+        return NULL;
+    if (!have) {
         sim_errf(err, -ENOENT, "%s: no osd_pool_ls_detail.json (`ceph osd pool ls detail --format json`)",
                  c->o->dir);
         return NULL;
@@ -269,7 +292,10 @@ static int read_crush(struct ictx *c, int *n_osds, int *n_hosts, struct sim_err 
 {
     static const char *const names[] = {"osd_crush_dump.json", "crush_dump.json", NULL};
     char path[1300];
-    if (!find_file(c, names, path, sizeof path))
+    int have = find_file(c, names, path, sizeof path, err);
+    if (have < 0)
+        return have;
+    if (!have)
         return sim_errf(err, -ENOENT, "%s: no osd_crush_dump.json (`ceph osd crush dump --format json`)", c->o->dir);
     cJSON *j = jsonu_load_file(path, err);
     if (!j)
@@ -444,7 +470,10 @@ static int read_metadata(struct ictx *c, struct sim_err *err)
 {
     static const char *const names[] = {"osd_metadata.json", NULL};
     char path[1300];
-    if (!find_file(c, names, path, sizeof path)) {
+    int have = find_file(c, names, path, sizeof path, err);
+    if (have < 0)
+        return have;
+    if (!have) {
         note(c, "assumed: no osd_metadata.json (`ceph osd metadata --format json`): CPU, device and network "
                 "are the default profiles (epyc-7302p, pm983, 10gbase-t)");
         return 0;
@@ -548,7 +577,10 @@ static int read_versions(struct ictx *c, struct sim_err *err)
 {
     static const char *const names[] = {"versions.json", NULL};
     char path[1300], best[32] = "";
-    if (!find_file(c, names, path, sizeof path)) {
+    int have = find_file(c, names, path, sizeof path, err);
+    if (have < 0)
+        return have;
+    if (!have) {
         note(c, "assumed: no versions.json (`ceph versions --format json`): ceph.release stays the scenario "
                 "default (16.2.14)");
         return 0;
@@ -692,8 +724,9 @@ static void option(struct ictx *c, const char *name, const char *value, const ch
 static int read_ceph_conf(struct ictx *c, struct sim_err *err)
 {
     char path[1300];
-    if (!file_in(c->o->dir, "ceph.conf", path, sizeof path))
-        return 0;
+    int have = file_in(c->o->dir, "ceph.conf", path, sizeof path, err);
+    if (have <= 0)
+        return have;
     FILE *f = fopen(path, "r");
     if (!f)
         return sim_errf(err, -errno, "%s: %s", path, strerror(errno));
@@ -739,7 +772,10 @@ static int read_config_dump(struct ictx *c, struct sim_err *err)
 {
     static const char *const names[] = {"config_dump.json", NULL};
     char path[1300];
-    if (!find_file(c, names, path, sizeof path)) {
+    int have = find_file(c, names, path, sizeof path, err);
+    if (have < 0)
+        return have;
+    if (!have) {
         note(c, "assumed: no config_dump.json (`ceph config dump --format json`): options from ceph.conf and the "
                 "daemons' config diff only");
         return 0;
@@ -820,7 +856,10 @@ out:
 static int read_images(struct ictx *c, struct sim_err *err)
 {
     char path[1300];
-    if (!file_in(c->o->dir, "rbd_images.json", path, sizeof path)) {
+    int have = file_in(c->o->dir, "rbd_images.json", path, sizeof path, err);
+    if (have < 0)
+        return have;
+    if (!have) {
         note(c, "assumed: no rbd_images.json (`rbd info --format json` per image): the image is the scenario "
                 "default (10 GiB plain, 4 MiB objects, exclusive-lock and object-map)");
         return 0;

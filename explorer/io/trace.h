@@ -262,6 +262,7 @@ struct trace_io {
     enum trace_io_act act;
     int64_t offset, length;   /* bytes */
     size_t file;              /* index into trace_iolog.files */
+    int64_t line;             /* line of the file it was read from (from 1) */
 };
 
 struct trace_iolog {

@@ -100,7 +100,7 @@ int trace_iolog_parse(const char *name, const char *text, size_t len, struct tra
         }
         char act[32];
         snprintf(act, sizeof act, "%.*s", (int)(w[1].n < 31 ? w[1].n : 31), w[1].p);
-        struct trace_io io = {.t_ns = t_us * 1000, .offset = -1, .length = -1};
+        struct trace_io io = {.t_ns = t_us * 1000, .offset = -1, .length = -1, .line = ln};
         if (nf == 2) {
             int a = -1;
             for (int i = 0; i < 3; i++)

@@ -78,6 +78,12 @@ static bool applies(const struct run_data *rd)
     return rd->have_stages;
 }
 
+/* A write run without stages (a fresh clone's copy-ups) would otherwise lose its figure silently. */
+static const char *why_not(const struct run_data *rd)
+{
+    return rd->no_stages_why[0] ? rd->no_stages_why : NULL;
+}
+
 /* Horizontal bars on the critical path; the commits side by side. */
 static int draw(const struct figure *fg, const struct run_data *rd, struct sim_err *err)
 {
@@ -135,4 +141,5 @@ const struct plot_figure fig_waterfall = {
     .what = "per-stage write latency on the critical path",
     .applies = applies,
     .draw = draw,
+    .why_not = why_not,
 };

@@ -48,6 +48,9 @@ struct plot_figure {
     bool (*applies)(const struct run_data *rd);
     /* Write fg's NAME.dat and NAME.gp from rd; 0 or a negative errno. */
     int (*draw)(const struct figure *fg, const struct run_data *rd, struct sim_err *err);
+    /* Optional: when it does not apply to rd although a reader would expect it, why
+       (cephsim plot prints a note); NULL when its absence needs no word. */
+    const char *(*why_not)(const struct run_data *rd);
 };
 
 /* The figures (plot.c lists them in its table). */

@@ -39,6 +39,8 @@ struct plot_ctx {
     int n_figs;
     char **runs, **skipped; /* sub-directories plotted, and run-like ones that are not cephsim's */
     int n_runs, n_skipped;
+    char **notes;           /* figures not drawn where one would expect them: "FIGURE of DIR: why" */
+    int n_notes;
 };
 
 /* A run directory cephsim wrote: its sim.json, the marker runner_check_output trusts (a JSON object). */
@@ -76,8 +78,15 @@ static int draw_figures(struct plot_ctx *c, const struct run_data *rd, struct si
 {
     int rc = 0;
     for (const struct plot_figure *const *f = figures; *f && rc == 0; f++) {
-        if (!(*f)->applies(rd))
+        if (!(*f)->applies(rd)) {
+            const char *why = (*f)->why_not ? (*f)->why_not(rd) : NULL;
+            if (why) {
+                char *note = plot_asprintf("%s of %s: %s", (*f)->name, rd->dir, why);
+                add_name(&c->notes, &c->n_notes, note);
+                free(note);
+            }
             continue;
+        }
         c->figs = sim_xrealloc(c->figs, (size_t)c->n_figs + 1, sizeof *c->figs);
         struct figure *fg = &c->figs[c->n_figs++];
         *fg = (struct figure){.desc = *f, .dir = c->tmp};
@@ -237,6 +246,8 @@ int plot_dir(const struct plot_opts *o, struct sim_err *err)
             fprintf(o->log, ")");
         }
         fprintf(o->log, "\n");
+        for (int i = 0; i < c.n_notes; i++)
+            fprintf(o->log, "  not drawn: %s\n", c.notes[i]);
         if (c.n_skipped) {
             fprintf(o->log, "  skipped %d sub-director%s with a fio.json but no sim.json (not cephsim runs): ",
                     c.n_skipped, c.n_skipped == 1 ? "y" : "ies");
@@ -249,8 +260,11 @@ out:
         free(c.runs[i]);
     for (int i = 0; i < c.n_skipped; i++)
         free(c.skipped[i]);
+    for (int i = 0; i < c.n_notes; i++)
+        free(c.notes[i]);
     free(c.runs);
     free(c.skipped);
+    free(c.notes);
     files_rm_tree(tmp);
     if (rc < 0 && !existed)
         rmdir(out_dir);

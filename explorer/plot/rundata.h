@@ -31,6 +31,7 @@ struct run_data {
     struct cdf_series *series; /* fio.json's, then the historic ops' (absent when fewer than 2) */
     int n_series;
     bool have_stages;    /* sim.json has write stages */
+    char no_stages_why[200]; /* a write run without them: why ("" otherwise) */
     double stage_us[STAGE_COUNT];
     char stage_label[STAGE_COUNT][48]; /* the names sim.json gives the stages */
     double lat_mean_us;  /* sim.json summary.lat_mean_us.mean, NAN if absent */

@@ -251,7 +251,14 @@ int cmd_replay(int argc, char **argv)
     struct replay_result res = {0};
     struct cluster *cl = NULL;
     struct cluster_spec spec;
-    if (tracereplay_load(&tr, (const char *const *)argv + optind, argc - optind, (uint32_t)sc.image.order, &err) < 0 ||
+    /* open loop simulates the trace's whole span divided by --speed; closed loop ignores the times */
+    int64_t max_span_ns = 0;
+    if (ro.mode == REPLAY_OPEN) {
+        double m = (double)TRACEREPLAY_SPAN_MAX_NS * ro.speed;
+        max_span_ns = m >= 9.2e18 ? INT64_MAX : m < 1 ? 1 : (int64_t)m;
+    }
+    if (tracereplay_load(&tr, (const char *const *)argv + optind, argc - optind, (uint32_t)sc.image.order,
+                         max_span_ns, &err) < 0 ||
         scenario_to_spec(&sc, 0, &spec, &err) < 0) {
         fprintf(stderr, "cephsim replay: %s\n", err.msg);
         rc = 2;
