@@ -214,6 +214,9 @@ static void bad_inputs(void **state)
     assert_int_equal(cmd_calibrate(3, argv), 2); /* no --profile */
     char *argv2[] = {"calibrate", "--profile", f->scenario, "--real", f->qd1, "--knobs", "osdd", NULL};
     assert_int_equal(cmd_calibrate(7, argv2), 2);
+    /* a scale that overflows to infinity is no starting point (strtod gives inf, not an error) */
+    char *argv3[] = {"calibrate", "--profile", f->scenario, "--real", f->qd1, "--start", "osd=1e999", NULL};
+    assert_int_equal(cmd_calibrate(7, argv3), 2);
     free(res);
 }
 

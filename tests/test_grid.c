@@ -117,6 +117,9 @@ static void zip_groups_move_together(void **state)
                "zip[0]: fio.iodepth has 3 values but fio.numjobs has 2");
     load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"fio.iodepth\": [1]}, "
                "\"zip\": [[\"fio.iodepth\", \"fio.nope\"]]}", "'fio.nope' is not an axis");
+    /* an axis given twice: named, not left to the database's duplicate column */
+    load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"fio.iodepth\": [1, 2], "
+               "\"fio.iodepth\": [4, 8]}}", "axes.fio.iodepth: given twice");
 }
 
 static void ranges_linear_log_integer(void **state)
@@ -146,6 +149,9 @@ static void ranges_linear_log_integer(void **state)
     grid_free(&g);
     load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"fio.iodepth\": {\"from\": 0, \"to\": 8, "
                "\"steps\": 3, \"scale\": \"log\"}}}", "axes.fio.iodepth: a log range needs from and to > 0");
+    load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"ceph.bluestore_min_alloc_size_ssd\": "
+               "{\"from\": 5000, \"to\": 6000, \"steps\": 2, \"scale\": \"log2\"}}}",
+               "no power of two between from and to");
     load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"fio.iodepth\": {\"from\": 1, \"to\": 8}}}",
                "give steps");
     load_fails("{\"base\": \"scenarios/qd1-latency.json\", \"axes\": {\"fio.iodepth\": {\"from\": 1, \"to\": 8, "
@@ -179,7 +185,7 @@ static void alternatives_set_several_paths(void **state)
 
 static const char *sobol_grid =
     "{\"base\": \"scenarios/qd1-latency.json\", \"sample\": {\"method\": \"%s\", \"n\": 16, \"seed\": %d}, \"axes\": {"
-    "\"ceph.bluestore_min_alloc_size_ssd\": {\"from\": 4096, \"to\": 65536, \"scale\": \"log\"}, "
+    "\"ceph.bluestore_min_alloc_size_ssd\": {\"from\": 4096, \"to\": 65536, \"scale\": \"log2\"}, "
     "\"image.copied_up\": {\"from\": 0, \"to\": 1}, \"cluster.nic\": [\"10gbase-t\", \"100gbe\"]}}";
 
 static void sampling_is_deterministic(void **state)
@@ -196,7 +202,8 @@ static void sampling_is_deterministic(void **state)
         for (int ax = 0; ax < 2; ax++)
             assert_true(axis_num(&a, p, ax) == axis_num(&b, p, ax));
         double alloc = axis_num(&a, p, 0), cu = axis_num(&a, p, 1);
-        assert_true(alloc >= 4096 && alloc <= 65536 && alloc == floor(alloc)); /* INT parameter: whole */
+        /* scale log2: a power of two, as BlueStore's allocation unit must be */
+        assert_true(alloc >= 4096 && alloc <= 65536 && alloc == exp2(round(log2(alloc))));
         assert_true(cu >= 0 && cu <= 1);
     }
     /* Sobol points are distinct and fill the square: both halves of each axis get 8 */

@@ -384,6 +384,11 @@ static void bad_grid_fails_before_running(void **state)
     assert_int_equal(cmd_sweep(2, usage), 2); /* no --db */
     char *shard[] = {"sweep", grid, "--db", db, "--shard", "0/2"};
     assert_int_equal(cmd_sweep(6, shard), 2);
+    /* nothing may follow K/N (sscanf alone read "1/2x" and "1/2/3" as 1/2) */
+    char *shard2[] = {"sweep", grid, "--db", db, "--shard", "1/2x"};
+    assert_int_equal(cmd_sweep(6, shard2), 2);
+    char *shard3[] = {"sweep", grid, "--db", db, "--shard", "1/2/3"};
+    assert_int_equal(cmd_sweep(6, shard3), 2);
 }
 
 static void worker_checks_its_task(void **state)

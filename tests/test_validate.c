@@ -260,6 +260,24 @@ static void capture_load_and_workload(void **state)
     assert_string_equal(sets[3], "image.kind=clone");
     assert_string_equal(sets[4], "image.copied_up=1");
     assert_string_equal(sets[5], "ceph.rbd_io_scheduler=none");
+    /* a meta.json that is there but broken, or names a kind the kit has not, is refused: read as
+       absent, the clone's capture would be simulated as a plain image */
+    char meta[700];
+    snprintf(meta, sizeof meta, "%s/meta.json", dir);
+    FILE *mf = fopen(meta, "rb");
+    assert_non_null(mf);
+    char saved[4096];
+    size_t saved_len = fread(saved, 1, sizeof saved, mf);
+    fclose(mf);
+    testfs_put(dir, "meta.json", "garbage");
+    assert_true(validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err) < 0);
+    assert_non_null(strstr(err.msg, meta));
+    testfs_put(dir, "meta.json", "{\"image_kind\": \"clone-fersh\"}");
+    assert_true(validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err) < 0);
+    if (!strstr(err.msg, "image_kind: 'clone-fersh'"))
+        fail_msg("%s", err.msg);
+    saved[saved_len < sizeof saved ? saved_len : sizeof saved - 1] = '\0';
+    testfs_put(dir, "meta.json", saved);
     /* a directory without fio.json is not a capture */
     char empty[512];
     testfs_scratch(empty, sizeof empty, "validate", "empty");

@@ -1172,7 +1172,7 @@ static void usage(FILE *f)
             "  -S, --set PATH=VALUE   override for every simulation (repeatable)\n"
             "      --duration S       simulated seconds per evaluation (default: the scenario's)\n"
             "      --max-iter N       trust-region iterations (default 30)\n"
-            "      --polish N         Nelder-Mead iterations after it (default 30 x knobs, -1 none)\n"
+            "      --polish N         Nelder-Mead iterations after it (default 30 x knobs; 0 or -1: none)\n"
             "      --start LIST       starting scale factors, e.g. osd=1.2,wake=2\n"
             "      --prior W          pull of each log(scale) towards 0 (default 0.1)\n"
             "      --stage-weight W   weight of the per-stage median residuals (default 0.2, 0 = none)\n"
@@ -1201,12 +1201,17 @@ static int parse_start(const char *text, double *start, struct sim_err *err)
             break;
         }
         *eq = '\0';
-        if ((rc = calibrate_parse_knobs(t, &mask, err)) < 0)
+        struct sim_err bad = {0};
+        if ((rc = calibrate_parse_knobs(t, &mask, &bad)) < 0) {
+            /* its message names --knobs: say --start, the option given */
+            const char *why = strncmp(bad.msg, "--knobs: ", 9) ? bad.msg : bad.msg + 9;
+            rc = sim_errf(err, rc, "--start %s=%s: %s", t, eq + 1, why);
             break;
+        }
         char *end;
         double v = strtod(eq + 1, &end);
-        if (*end || !(v > 0))
-            rc = sim_errf(err, -EINVAL, "--start %s=%s: expected a positive scale", t, eq + 1);
+        if (*end || !(v > 0) || !isfinite(v))
+            rc = sim_errf(err, -EINVAL, "--start %s=%s: expected a positive, finite scale", t, eq + 1);
         for (int k = 0; k < CALIB_N_KNOBS && rc == 0; k++)
             if (mask & (1u << k))
                 start[k] = v;
@@ -1309,10 +1314,13 @@ int cmd_calibrate(int argc, char **argv)
         case OPT_NO_INFER: o.infer_workload = false; break;
         case OPT_POLISH:
             o.polish_iter = (int)strtol(optarg, &end, 10);
-            if (*end || o.polish_iter < -1) {
-                fprintf(stderr, "cephsim calibrate: --polish %s: expected iterations (-1: none)\n", optarg);
+            if (!optarg[0] || *end || o.polish_iter < -1) {
+                fprintf(stderr, "cephsim calibrate: --polish %s: expected iterations (0 or -1: none)\n", optarg);
                 goto done;
             }
+            /* 0 in the options is "the default"; on the command line it means none */
+            if (o.polish_iter == 0)
+                o.polish_iter = -1;
             break;
         case OPT_FLUSH:
             if (strcmp(optarg, "keep") && strcmp(optarg, "drop")) {

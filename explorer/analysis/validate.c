@@ -913,14 +913,20 @@ static const char *json_str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static cJSON *load_optional(const char *dir, const char *name)
+/* dir/name parsed, NULL and *rc 0 when the capture has no such file; a file
+   that is there but not JSON is an error (*rc < 0, err names it): read as
+   absent, a broken meta.json would have run a clone's capture as a plain image. */
+static cJSON *load_optional(const char *dir, const char *name, int *rc, struct sim_err *err)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (access(path, R_OK) != 0)
+    *rc = 0;
+    if (access(path, F_OK) != 0)
         return NULL;
-    struct sim_err e2;
-    return jsonu_load_file(path, &e2);
+    cJSON *j = jsonu_load_file(path, err);
+    if (!j)
+        *rc = err && err->code ? err->code : -EINVAL;
+    return j;
 }
 
 int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max, struct sim_err *err)
@@ -950,7 +956,10 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
             snprintf(sets[n++], VALIDATE_SET_LEN, "fio.%s=%s", fio_keys[k][0], v);
     }
     cJSON_Delete(fio);
-    cJSON *meta = load_optional(dir, "meta.json");
+    int rc;
+    cJSON *meta = load_optional(dir, "meta.json", &rc, err);
+    if (rc < 0)
+        return rc;
     if (meta) {
         const char *kind = json_str(meta, "image_kind");
         const char *sched = json_str(meta, "rbd_io_scheduler");
@@ -958,6 +967,15 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
         static const char *const kinds[][3] = {
             {"noparent", "plain", NULL}, {"clone-flat", "flattened", NULL},
             {"clone-written", "clone", "1"}, {"clone-fresh", "clone", "0"}};
+        bool known = !kind;
+        for (size_t k = 0; kind && k < 4; k++)
+            known = known || !strcmp(kind, kinds[k][0]);
+        if (!known) {
+            sim_errf(err, -EINVAL, "%s/meta.json: image_kind: '%s' is not one of the lab kit's (noparent, "
+                     "clone-flat, clone-written, clone-fresh)", dir, kind);
+            cJSON_Delete(meta);
+            return -EINVAL;
+        }
         for (size_t k = 0; kind && k < 4; k++)
             if (!strcmp(kind, kinds[k][0])) {
                 if (n < max)
@@ -977,7 +995,9 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
         cJSON_Delete(meta);
         /* the image's features (`rbd info --format json`): exclusive-lock and object-map off
            when the capture's image had them disabled */
-        cJSON *info = load_optional(dir, "rbd_info.json");
+        cJSON *info = load_optional(dir, "rbd_info.json", &rc, err);
+        if (rc < 0)
+            return rc;
         const cJSON *feat = cJSON_GetObjectItemCaseSensitive(info, "features");
         if (cJSON_IsArray(feat)) {
             bool lock = false, map = false;
@@ -996,7 +1016,9 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
         cJSON_Delete(info);
         return n;
     }
-    cJSON *simj = load_optional(dir, "sim.json");
+    cJSON *simj = load_optional(dir, "sim.json", &rc, err);
+    if (rc < 0)
+        return rc;
     if (simj) {
         const cJSON *par = cJSON_GetObjectItemCaseSensitive(simj, "parameters");
         const cJSON *img = cJSON_GetObjectItemCaseSensitive(par, "image");

@@ -1030,6 +1030,16 @@ int scenario_load(struct scenario *sc, const char *path, const char *json_text, 
         rc = value_error(sc, -EINVAL, "cluster.hosts", sets, n_sets, msg, err);
         goto fail;
     }
+    /* BlueStore::_set_alloc_sizes asserts min_alloc_size == 1 << ctz(min_alloc_size): an OSD
+       with any other would not start */
+    int64_t mas = sc->ceph.bluestore_min_alloc_size_ssd;
+    if (mas & (mas - 1)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%lld is not a power of two (BlueStore::_set_alloc_sizes asserts it)",
+                 (long long)mas);
+        rc = value_error(sc, -EINVAL, "ceph.bluestore_min_alloc_size_ssd", sets, n_sets, msg, err);
+        goto fail;
+    }
     if (sc->pool.min_size > sc->pool.size) {
         rc = sim_errf(err, -ERANGE, "%s: pool.min_size: %lld is larger than pool.size %lld", file,
                       (long long)sc->pool.min_size, (long long)sc->pool.size);
@@ -1356,8 +1366,11 @@ void scenario_print_params(FILE *f, bool markdown)
             param_print_table(f, sections[i].name, sections[i].defs);
     }
     if (markdown)
-        fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery field of the hardware profiles below can be "
-                   "overridden in a scenario's `hw` object or with `--set hw.nvme.write_latency_us=30`.\n");
+        fprintf(f, "\n### `hw.<cpu|nvme|nic|switch>`\n\nEvery single-valued field of the cpu, nvme, nic and switch "
+                   "profiles below can be overridden in a scenario's `hw` object or with `--set "
+                   "hw.nvme.write_latency_us=30`.  The lists (`hw.cpu.cstates[]`, `hw.cpu.governors[]`, a drive's "
+                   "latency percentiles) and the host profile's fields (`hw.host`, chosen with `cluster.host`) come "
+                   "only from a profile file: give another one (`cluster.cpu=PATH`, `cluster.host=PATH`).\n");
     hwprofile_print_params(f, markdown);
     fiojob_print_options(f, markdown);
 }

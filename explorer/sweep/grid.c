@@ -231,9 +231,18 @@ static void add_entry(struct grid_axis *a, cJSON *value, char **sets, int n_sets
     a->entries[a->n_entries++] = (struct grid_entry){.value = value, .sets = sets, .n_sets = n_sets};
 }
 
+/* The power of two nearest x in log terms, within [lo, hi]'s powers of two. */
+static double nearest_pow2(double x, double lo, double hi)
+{
+    double p = exp2(round(log2(x)));
+    return fmin(fmax(p, exp2(ceil(log2(lo)))), exp2(floor(log2(hi))));
+}
+
 static void add_number_entry(struct grid_axis *a, double x)
 {
-    if (a->integer)
+    if (a->pow2)
+        x = nearest_pow2(x, fmin(a->from, a->to), fmax(a->from, a->to));
+    else if (a->integer)
         x = (double)llround(x);
     else
         x = tidy(x);
@@ -285,11 +294,15 @@ static int parse_range(struct grid *g, struct grid_axis *a, const cJSON *o, cons
     char scale[16] = "linear";
     if ((rc = jsonu_get_string(o, "scale", scale, sizeof scale, false, g->path, jp, err)) < 0)
         return rc;
-    if (strcmp(scale, "linear") && strcmp(scale, "log"))
-        return sim_errf(err, -EINVAL, "%s: %s.scale: '%s' is not linear or log", g->path, jp, scale);
-    a->log = !strcmp(scale, "log");
+    if (strcmp(scale, "linear") && strcmp(scale, "log") && strcmp(scale, "log2"))
+        return sim_errf(err, -EINVAL, "%s: %s.scale: '%s' is not linear, log or log2", g->path, jp, scale);
+    /* log2: a log range whose values are powers of two (BlueStore's allocation units must be) */
+    a->pow2 = !strcmp(scale, "log2");
+    a->log = a->pow2 || !strcmp(scale, "log");
     if (a->log && (a->from <= 0 || a->to <= 0))
         return sim_errf(err, -EINVAL, "%s: %s: a log range needs from and to > 0", g->path, jp);
+    if (a->pow2 && exp2(ceil(log2(fmin(a->from, a->to)))) > fmax(a->from, a->to))
+        return sim_errf(err, -EINVAL, "%s: %s: no power of two between from and to", g->path, jp);
     const struct param_def *d = scenario_param_for_path(a->name);
     a->integer = d && d->type == PARAM_INT;
     if ((rc = jsonu_get_bool(o, "integer", &a->integer, false, g->path, jp, err)) < 0)
@@ -483,7 +496,9 @@ static int draw_samples(struct grid *g, int zip_group, struct sim_err *err)
                 continue;
             double x = range_at(a, u[d++]);
             double lo = fmin(a->from, a->to), hi = fmax(a->from, a->to);
-            if (a->integer) {
+            if (a->pow2) {
+                x = nearest_pow2(x, lo, hi);
+            } else if (a->integer) {
                 x = (double)llround(x);
                 x = fmin(fmax(x, ceil(lo)), floor(hi));
             }
@@ -652,6 +667,9 @@ int grid_load(struct grid *g, const char *path, const char *json_text, struct si
         rc = sim_errf(err, -EINVAL, "%s: expected a JSON object", g->path);
         goto fail;
     }
+    /* an axis given twice would reach the database as one column added twice */
+    if ((rc = jsonu_check_duplicates(root, g->path, err)) < 0)
+        goto fail;
     if ((rc = jsonu_check_keys(root, top_keys, (int)(sizeof top_keys / sizeof top_keys[0]), g->path, "", err)) < 0)
         goto fail;
     if (cJSON_GetObjectItemCaseSensitive(root, "name")) {

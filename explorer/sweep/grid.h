@@ -5,7 +5,7 @@
  * A grid file (JSON; explorer/README.md has the full reference):
  *   {"base": "scenarios/qd1-latency.json", "set": {"sim.duration_s": 1},
  *    "axes": {"fio.iodepth": [1, 16, 128],
- *             "ceph.bluestore_min_alloc_size_ssd": {"from": 4096, "to": 65536, "steps": 5, "scale": "log"},
+ *             "ceph.bluestore_min_alloc_size_ssd": {"from": 4096, "to": 65536, "steps": 5, "scale": "log2"},
  *             "design": {"alternatives": {"pre-fix": {"ceph.release": "16.2.14"}, ...}}},
  *    "zip": [["fio.iodepth", "fio.numjobs"]], "sample": {"method": "sobol", "n": 64},
  *    "replications": 2}
@@ -48,6 +48,7 @@ struct grid_axis {
     struct grid_entry *entries;
     double from, to;          /* ranges */
     bool log, integer;
+    bool pow2;            /* scale log2: values rounded to powers of two (an allocation unit) */
     int zip;                  /* zip group (sampled axes share one), -1 if crossed alone */
     bool sampled;
 };
