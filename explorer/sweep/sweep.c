@@ -119,17 +119,17 @@ int sweep_parse_args(int argc, char **argv, struct sweep_opts *o)
                 return 2;
             }
             break;
-        case 's':
+        case 's': {
             /* %n: nothing may follow N ("1/2x", "1/2/3" are not K/N) */
             int used = -1;
             if (sscanf(optarg, "%d/%d%n", &o->shard_k, &o->shard_n, &used) != 2 || optarg[used] != '\0' ||
-                o->shard_n < 1 || o->shard_k < 1 ||
-                o->shard_k > o->shard_n) {
+                o->shard_n < 1 || o->shard_k < 1 || o->shard_k > o->shard_n) {
                 fprintf(stderr, "cephsim sweep: --shard %s: expected K/N with 1 <= K <= N (shards are numbered 1..N)\n",
                         optarg);
                 return 2;
             }
             break;
+        }
         case 'M': o->mpi = true; break;
         case 'Y': o->cbt_path = optarg; break;
         case 'n': o->dry_run = true; break;
