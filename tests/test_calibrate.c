@@ -217,6 +217,11 @@ static void bad_inputs(void **state)
     /* a scale that overflows to infinity is no starting point (strtod gives inf, not an error) */
     char *argv3[] = {"calibrate", "--profile", f->scenario, "--real", f->qd1, "--start", "osd=1e999", NULL};
     assert_int_equal(cmd_calibrate(7, argv3), 2);
+    /* an output that cannot be written is refused before the fit (2), not after it (1) */
+    char *argv4[] = {"calibrate", "--profile", f->scenario, "--real", f->qd1, "-o", "/nonexistent-dir/fit.json", NULL};
+    assert_int_equal(cmd_calibrate(7, argv4), 2);
+    char *argv5[] = {"calibrate", "--profile", f->scenario, "--real", f->qd1, "--report", f->qd1, NULL};
+    assert_int_equal(cmd_calibrate(7, argv5), 2); /* a directory */
     free(res);
 }
 

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gsl/gsl_blas.h>
@@ -1232,6 +1233,31 @@ static int parse_weight(const char *opt, const char *v, double *out)
     return 0;
 }
 
+/* Whether the fit's result can be written to path (opt names the option): checked
+   before the fit, which takes minutes, so that a typo does not lose it afterwards. */
+static bool output_writable(const char *path, const char *opt)
+{
+    struct stat st;
+    char dir[PATH_MAX];
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "cephsim calibrate: %s %s: is a directory, not a file to write\n", opt, path);
+            return false;
+        }
+        if (access(path, W_OK) != 0) {
+            fprintf(stderr, "cephsim calibrate: %s %s: cannot write: %s\n", opt, path, strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    if (files_dir_of(path, dir, sizeof dir) < 0 || access(dir, W_OK) != 0) {
+        fprintf(stderr, "cephsim calibrate: %s %s: cannot write into %s: %s\n", opt, path, dir,
+                strerror(errno ? errno : ENAMETOOLONG));
+        return false;
+    }
+    return true;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
     enum { OPT_DURATION = 256, OPT_MAX_ITER, OPT_START, OPT_PRIOR, OPT_STAGE_W, OPT_P99_W, OPT_REPORT,
@@ -1371,6 +1397,9 @@ int cmd_calibrate(int argc, char **argv)
         usage(stderr);
         goto done;
     }
+    if ((out && !output_writable(out, "-o")) || (report && !output_writable(report, "--report")) ||
+        (nvme_out && !output_writable(nvme_out, "--nvme-profile-out")))
+        goto done;
     o.fit_dirs = fit;
     o.check_dirs = check;
     o.sets = sets;
