@@ -359,18 +359,19 @@ static int erasure_facts(struct cbt_ctx *c, const cJSON *prof, const char *jp, c
  */
 static int pool_fits_cluster(struct cbt_ctx *c, cJSON *row)
 {
+    enum { OSD_POOL_DEFAULT_SIZE = 3 }; /* Ceph's osd_pool_default_size */
     if (c->hosts <= 0 || c->osds_per_host <= 0)
         return 0;
     int osds = c->hosts * c->osds_per_host;
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(row, "pool.size");
-    if (!ps && osds < 3) {
+    if (!ps && osds < OSD_POOL_DEFAULT_SIZE) {
         put_num(row, "pool.size", osds);
         note(c, "cluster.osds, osds_per_node: %d OSD%s and no pool_profiles replication: pool.size %d (a pool of "
                 "Ceph's default size 3 would not go active on them; the cluster's ceph.conf sets it)",
              osds, osds == 1 ? "" : "s", osds);
         ps = cJSON_GetObjectItemCaseSensitive(row, "pool.size");
     }
-    double size = ps ? ps->valuedouble : 3;
+    double size = ps ? ps->valuedouble : OSD_POOL_DEFAULT_SIZE;
     if (c->hosts < size) {
         cJSON_AddStringToObject(row, "cluster.failure_domain", "osd");
         note(c, "cluster.osds: %d host%s for %.0f copies: cluster.failure_domain osd (their PGs went active, so "

@@ -184,11 +184,11 @@ static bool all_blank(const char *text, size_t len)
  * Formats the trace library reads that have nothing a replay can issue: -EINVAL and a
  * message saying what the file is and what to capture instead; 0 for other files.
  */
-static int refuse_unreplayable(const char *path, const char *text, size_t len, struct sim_err *err)
+static int refuse_unreplayable(const char *path, const struct trace_format *f, const char *text, size_t len,
+                               struct sim_err *err)
 {
     static const char instead[] = "record the workload with fio's write_iolog=FILE (then replay FILE), "
                                   "or replay the OSDs' dump_historic_ops";
-    const struct trace_format *f = trace_format_sniff(text, len);
     if (f == &trace_latlog_format) {
         /* per-I/O samples, logged when each I/O completed, to the millisecond: even with
            log_offset's offsets, the order and times I/Os were issued are gone */
@@ -224,13 +224,14 @@ int tracereplay_load(struct replay_trace *tr, const char *const *paths, int n, u
             free(text);
             break;
         }
-        if ((rc = refuse_unreplayable(paths[i], text, len, err)) < 0) {
+        const struct trace_format *f = trace_format_sniff(text, len);
+        if ((rc = refuse_unreplayable(paths[i], f, text, len, err)) < 0) {
             free(text);
             break;
         }
         /* an iolog, or else an op-tracker dump, whose parser names what is wrong with
            anything else */
-        if (trace_format_sniff(text, len) == &trace_iolog_format) {
+        if (f == &trace_iolog_format) {
             struct trace_iolog log;
             if ((rc = trace_iolog_parse(paths[i], text, len, &log, err)) == 0) {
                 rc = from_iolog(tr, &log, paths[i], &g, err);

@@ -78,6 +78,15 @@ static bool applies(const struct run_data *rd)
     return rd->have_stages;
 }
 
+void plot_waterfall_why_none(double op_w, double op_rw, char *out, size_t n)
+{
+    if (op_rw > 0 && op_w == 0)
+        snprintf(out, n, "every write was a copy-up (a fresh clone: op_rw %.0f, op_w 0), and only plain writes are "
+                         "timed per stage", op_rw);
+    else
+        snprintf(out, n, "sim.json summary.stages_us is all zero (no plain write completed)");
+}
+
 /* A write run without stages (a fresh clone's copy-ups) would otherwise lose its figure silently. */
 static const char *why_not(const struct run_data *rd)
 {

@@ -27,4 +27,12 @@ void plot_waterfall_layout(const double stage_us[STAGE_COUNT], double start_us[S
  */
 void plot_text_waterfall(FILE *f, const double stage_us[STAGE_COUNT]);
 
+/*
+ * Why a write run has no waterfall (its stage times all zero), into out: librbd
+ * times the stages of plain writes (RADOS_WRITE) only, and a copy-up carries its
+ * write inside the [call rbd.copyup, write] op the OSDs count as op_rw.  For the
+ * run's summary and cephsim plot alike.
+ */
+void plot_waterfall_why_none(double op_w, double op_rw, char *out, size_t n);
+
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fig_waterfall.h"
 #include "fioout.h"
 #include "jsonu.h"
 #include "plotutil.h"
@@ -217,18 +218,10 @@ static int load_sim(const char *path, struct run_data *rd, struct sim_err *err)
         }
         rd->have_stages = rc == 0 && total > 0;
         if (rc == 0 && !(total > 0)) {
-            /* librbd times the stages of plain writes (RADOS_WRITE) only: a copy-up carries
-               the write inside its [call rbd.copyup, write] op, counted as op_rw */
             const cJSON *jw = cJSON_GetObjectItemCaseSensitive(sum, "op_w"),
                         *jrw = cJSON_GetObjectItemCaseSensitive(sum, "op_rw");
-            double op_w = cJSON_IsNumber(jw) ? jw->valuedouble : 0, op_rw = cJSON_IsNumber(jrw) ? jrw->valuedouble : 0;
-            if (op_rw > 0 && op_w == 0)
-                snprintf(rd->no_stages_why, sizeof rd->no_stages_why,
-                         "every write was a copy-up (a fresh clone: op_rw %.0f, op_w 0), and only plain "
-                         "writes are timed per stage", op_rw);
-            else
-                snprintf(rd->no_stages_why, sizeof rd->no_stages_why,
-                         "sim.json summary.stages_us is all zero (no plain write completed)");
+            plot_waterfall_why_none(cJSON_IsNumber(jw) ? jw->valuedouble : 0, cJSON_IsNumber(jrw) ? jrw->valuedouble : 0,
+                                    rd->no_stages_why, sizeof rd->no_stages_why);
         }
     }
     cJSON_Delete(j);

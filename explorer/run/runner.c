@@ -841,9 +841,8 @@ void runner_print_summary(FILE *f, const struct scenario *sc, const struct run_s
             fprintf(f, "%s %s %.1f", i ? "," : "", replica_stage_names[i], s->replica_stage_us[i]);
         fprintf(f, "\n");
     } else if (s->ddir != FIO_DDIR_READ && s->op_rw > 0 && s->op_w == 0) {
-        /* stages are timed for plain writes only: say why the waterfall is missing */
-        fprintf(f, "  no waterfall: every write was a copy-up (a fresh clone: op_rw %.0f, op_w 0), and only plain "
-                   "writes are timed per stage\n",
-                s->op_rw);
+        char why[200];
+        plot_waterfall_why_none(s->op_w, s->op_rw, why, sizeof why);
+        fprintf(f, "  no waterfall: %s\n", why);
     }
 }

@@ -327,10 +327,11 @@ uint32_t cluster_spec_fio_host(const struct cluster_spec *spec, uint32_t k)
     return spec->client_hosts ? spec->hosts + k : spec->clients_on_osd_hosts ? k : 0;
 }
 
-/* Log entries gathered per stage cost CPU on every stage (debug_* levels;
-   rocksdb's and bdev's count a quarter and a third of a level each: fewer of
-   their lines per stage).  Fractions are kept: debug_bdev 1 (the default) is
-   a third of a level, not nothing. */
+/* Log entries gathered per stage cost CPU on every stage (debug_* gather
+   levels).  rocksdb's and bdev's count a quarter and a third of a level each
+   [est: few of a stage's lines are theirs; no per-subsystem line count in the
+   corpus], kept as fractions: debug_bdev's default gather level 3 ("1/3") is
+   one level, debug_bdev 1 a third, not nothing. */
 static double log_cost(const struct cluster_spec *sp)
 {
     const struct ceph_options *o = &sp->ceph;
