@@ -308,6 +308,11 @@ bool evq_pop(struct evq *q, sim_time_t until, sim_time_t *t, struct evq_event *o
         *out = q->slot[s].ev;
         slot_free(q, s);
     }
+    /* The next event is most likely one of the root's children: start
+       fetching their objects now, while this one's handler runs (at 1,000
+       OSDs an event's object is an L2 miss more often than not). */
+    for (int c = 1; c <= 4; c++)
+        __builtin_prefetch(q->heap[c].obj);
     q->hole = true;
     q->live--;
     return true;
