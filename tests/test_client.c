@@ -1629,16 +1629,17 @@ static void test_copied_up_fraction(void **state)
  * every stage's CPU fixed (cv 0, no C-states, performance governor at the
  * reference clock) the latency drops by exactly the client work the kernel
  * path does not do, less its own, and the wake-ups it does not pay.  librbd
- * submits through fio 4, a wake of the io_context, dispatch 18 + objecter
- * submit 10, a wake of the msgr worker and its write_message 4; the kernel
+ * submits through fio 4, a wake of the io_context, dispatch (5.3 + a write's
+ * own layers 20: the default release, 16.2.x, has librbd on asio) + objecter
+ * submit 4.4, a wake of the msgr worker and its write_message 4; the kernel
  * client through fio's io_submit 1.2, then, on the same core without a
  * wake-up (per-CPU rbd_wq and ceph-msgr), krbd_dispatch 2 + osdc submit 2
  * and con_work's write 1.5.  On the reply librbd pays objecter complete 6,
- * a wake of the io_context and librbd complete 10, the kernel client krbd
+ * a wake of the io_context and librbd complete 4.4, the kernel client krbd
  * complete 4 (fio's own completion work follows the time stamp on both):
- * (4 + 6 + 28 + 6 + 4) - 6.7 + (6 + 6 + 10) - 4 = 59.3 us.  Saturation (QD=128, one fio job, OSDs not the
- * limit): librbd is held by its single io_context thread (dispatch + objecter
- * submit + complete = 38 us a write: <= 26.3k IOPS), krbd by the fio
+ * (4 + 6 + 29.7 + 6 + 4) - 6.7 + (6 + 6 + 4.4) - 4 = 55.4 us.  Saturation (QD=128, one fio job, OSDs not the
+ * limit): librbd is held by its two io_context threads (dispatch + objecter
+ * submit + complete = 34.1 us a write: <= 58.7k IOPS), krbd by the fio
  * thread's core, which also runs each request's kworker and con_work send:
  * 1.2 + 0.8 + 2 + 2 + 1.5 + crc32c of the message + the NIC's TCP send per
  * write.
@@ -1655,7 +1656,11 @@ static void test_krbd_vs_librbd(void **state)
     assert_string_equal(cluster_client_kind(lib.c, 0), "librbd");
     assert_string_equal(cluster_client_kind(kern.c, 0), "krbd");
     double l_lib = hist_mean(&wstats(&lib, 0)->lat) / 1e3, l_k = hist_mean(&wstats(&kern, 0)->lat) / 1e3;
-    double removed = (4 + 6 + 18 + 10 + 6 + 4) - (1.2 + 2 + 2 + 1.5) + (6 + 6 + 10) - 4;
+    const struct stage_costs *lc = &lib.spec.cost;
+    assert_true(lc->librbd_dispatch_us == 5.3 && lc->librbd_write_dispatch_us == 20 && lc->objecter_submit_us == 4.4 &&
+                lc->librbd_complete_us == 4.4); /* 16.2's (stage_costs_apply_release) */
+    double submit = lc->librbd_dispatch_us + lc->librbd_write_dispatch_us + lc->objecter_submit_us;
+    double removed = (4 + 6 + submit + 6 + 4) - (1.2 + 2 + 2 + 1.5) + (6 + 6 + lc->librbd_complete_us) - 4;
     if (fabs((l_lib - l_k) - removed) > 2.0)
         fail_msg("QD=1: librbd %.1f us, krbd %.1f us: %.1f us apart, expected %.1f", l_lib, l_k, l_lib - l_k, removed);
     run_free(&lib);
@@ -1671,8 +1676,8 @@ static void test_krbd_vs_librbd(void **state)
                     "time_based\nnorandommap\n", sat, 10);
     double i_lib = job_iops(&lib, FIO_DDIR_WRITE), i_k = job_iops(&kern, FIO_DDIR_WRITE);
     /* the default release (16.2.x) runs librbd's I/O path on librados_thread_count
-       (2) io_context_pool threads of 38 us a write each */
-    double io_bound = 2 * 1e6 / 38;
+       (2) io_context_pool threads of 5.3 + 20 + 4.4 + 4.4 = 34.1 us a write each */
+    double io_bound = 2 * 1e6 / 34.1;
     if (i_lib > io_bound * 1.05 || i_lib < io_bound * 0.9)
         fail_msg("librbd %.0f IOPS, its two io_context threads' bound %.0f", i_lib, io_bound);
     const struct stage_costs *k = &kern.spec.cost;

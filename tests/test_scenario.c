@@ -449,6 +449,44 @@ static void test_release(void **state)
     scenario_free(&sc);
 }
 
+/* The client's costs follow librbd's I/O path: 14.2 / 15.2 keep the costs
+   fitted on 14.2's client, 16.0+ (neorados/asio) take those measured on the
+   lab's 16.2.15 client (stage_costs_apply_release); a cost the file or a
+   --set gives wins over both. */
+static void test_release_client_costs(void **state)
+{
+    static const struct { const char *rel; double dispatch, write, submit, complete; } cases[] = {
+        {"14.2.22", 12, 6, 10, 10}, {"15.2.17", 12, 6, 10, 10}, {"16.2.0", 5.3, 20, 4.4, 4.4},
+        {"18.2.4", 5.3, 20, 4.4, 4.4}, {"crimson", 5.3, 20, 4.4, 4.4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "ceph.release=%s", cases[i].rel);
+        const char *sets[] = {set};
+        struct scenario sc;
+        struct cluster_spec sp;
+        load_ok(&sc, &sp, "{" JOBS "}", sets, 1);
+        if (sp.cost.librbd_dispatch_us != cases[i].dispatch || sp.cost.librbd_write_dispatch_us != cases[i].write ||
+            sp.cost.objecter_submit_us != cases[i].submit || sp.cost.librbd_complete_us != cases[i].complete)
+            fail_msg("%s: dispatch %g write %g submit %g complete %g", cases[i].rel, sp.cost.librbd_dispatch_us,
+                     sp.cost.librbd_write_dispatch_us, sp.cost.objecter_submit_us, sp.cost.librbd_complete_us);
+        /* the other client costs are the same in every release */
+        assert_true(sp.cost.objecter_complete_us == 6);
+        scenario_free(&sc);
+    }
+    /* given in the file, or by --set: the user's value wins */
+    struct scenario sc;
+    struct cluster_spec sp;
+    load_ok(&sc, &sp, "{\"ceph\": {\"release\": \"16.2.15\"}, \"cost\": {\"librbd_dispatch_us\": 9}, " JOBS "}",
+            NULL, 0);
+    assert_true(sp.cost.librbd_dispatch_us == 9 && sp.cost.objecter_submit_us == 4.4);
+    scenario_free(&sc);
+    const char *sets[] = {"ceph.release=17.2.7", "cost.objecter_submit_us=10"};
+    load_ok(&sc, &sp, "{" JOBS "}", sets, 2);
+    assert_true(sp.cost.objecter_submit_us == 10 && sp.cost.librbd_dispatch_us == 5.3);
+    scenario_free(&sc);
+}
+
 static void test_sim_times_from_jobs(void **state)
 {
     struct scenario sc;
@@ -1202,6 +1240,7 @@ int main(void)
         cmocka_unit_test(test_images_and_features),
         cmocka_unit_test(test_min_size_follows_size),
         cmocka_unit_test(test_release),
+        cmocka_unit_test(test_release_client_costs),
         cmocka_unit_test(test_sim_times_from_jobs),
         cmocka_unit_test(test_symmetric_reduction),
         cmocka_unit_test(test_unknown_keys),

@@ -303,7 +303,8 @@ static int value_error(const struct scenario *sc, int rc, const char *path, cons
 static const char *set_origin(const char *path, const char *const *sets, int n_sets);
 
 /* ceph.release's option defaults (release_table.c) on every ceph.<option>
-   that neither the file nor a --set gives: the user's value wins. */
+   that neither the file nor a --set gives, and its client costs on every
+   cost.<stage> likewise: the user's value wins. */
 static int apply_release_defaults(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
 {
     const cJSON *ceph = cJSON_GetObjectItemCaseSensitive(sc->json, "ceph");
@@ -315,6 +316,19 @@ static int apply_release_defaults(struct scenario *sc, const char *const *sets, 
         given[i] = cJSON_GetObjectItemCaseSensitive(ceph, ceph_option_params[i].name) || set_origin(path, sets, n_sets);
     }
     int rc = ceph_options_apply_release(&sc->ceph, &sc->rel, given, err);
+    free(given);
+    if (rc < 0)
+        return rc;
+    /* and its client costs (librbd on asio from 16.0) on every cost.<stage> not given */
+    const cJSON *cost = cJSON_GetObjectItemCaseSensitive(sc->json, "cost");
+    n = param_count(stage_cost_params);
+    given = sim_xcalloc((size_t)n, sizeof *given);
+    for (int i = 0; i < n; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "cost.%s", stage_cost_params[i].name);
+        given[i] = cJSON_GetObjectItemCaseSensitive(cost, stage_cost_params[i].name) || set_origin(path, sets, n_sets);
+    }
+    rc = stage_costs_apply_release(&sc->cost, &sc->rel, given, err);
     free(given);
     return rc;
 }

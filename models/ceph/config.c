@@ -153,15 +153,19 @@ const struct param_def stage_cost_params[] = {
     C(fio_aio_complete_us, 0.8, "fio io_getevents/CQ reap + completion handling, per I/O, kernel engines (fio thread) "
                                 "[est, see fio_aio_submit_us]"),
     C(librbd_dispatch_us, 12, "ImageDispatcher + Striper + object dispatch layers, every I/O (io_context thread); "
-      "18 for reads and writes alike until librbd_write_dispatch_us took the write's own layers"),
+      "18 for reads and writes alike until librbd_write_dispatch_us took the write's own layers; librbd on "
+      "neorados/asio (16.0+): 5.3 (stage_costs_apply_release)"),
     C(librbd_write_dispatch_us, 6, "the dispatch layers only a write passes (io_context thread): "
       "exclusive_lock::ImageDispatch, WriteBlockImageDispatch, the object map's pre-write check "
       "(ObjectWriteRequest::pre_write_object_map_update), the simple scheduler's in-flight tracking. "
       "[fit: ceph PR 28044's one librbd client spends 65.0 us of CPU per write against 53.8 per read; "
       "tests/data/lab9's client spends more per write on each of its threads, ~45 % of the difference "
-      "on io_context_pool: 6 of the 11.2 us here, the rest not modelled]"),
-    C(librbd_complete_us, 10, "ObjectRequest/AioCompletion completion (io_context thread)"),
-    C(objecter_submit_us, 10, "Objecter::op_submit: CRUSH map, MOSDOp encode"),
+      "on io_context_pool: 6 of the 11.2 us here, the rest not modelled]; librbd on neorados/asio (16.0+): "
+      "20 (stage_costs_apply_release)"),
+    C(librbd_complete_us, 10, "ObjectRequest/AioCompletion completion (io_context thread, the finisher before "
+      "16.0); 16.0+: 4.4 (stage_costs_apply_release)"),
+    C(objecter_submit_us, 10, "Objecter::op_submit: _calc_target (CRUSH), _prepare_osd_op, the send's hand-off "
+      "to the connection's worker (which encodes the MOSDOp); 16.0+: 4.4 (stage_costs_apply_release)"),
     C(objecter_complete_us, 6, "Objecter::handle_osd_op_reply"),
     C(copyup_client_us, 30, "CopyupRequest bookkeeping on the client (per copy-up)"),
     C(krbd_dispatch_us, 2, "krbd: rbd_queue_workfn + rbd_img_fill_from_bio + rbd_img_handle_request, per I/O (rbd_wq kworker) [est]"),
@@ -571,6 +575,57 @@ int ceph_options_apply_release(struct ceph_options *o, const struct release_trai
     }
     /* the options string, the release's or the user's, as the model reads it */
     return rocksdb_options_parse(o->bluestore_rocksdb_options, &o->rocksdb, err);
+}
+
+bool release_librbd_on_asio(const struct release_traits *t)
+{
+    return t->crimson || t->major == 0 || t->major >= 16;
+}
+
+/*
+ * The client's costs on librbd's I/O path from 16.0, where it runs on
+ * neorados/asio (librbd/AsioEngine.cc, ceph PR 35629) instead of librbd's op
+ * work queue and librados' finisher.  The defaults above were fitted on
+ * 14.2's client (ceph PR 28044: 65.0 us of client CPU per write, 53.8 per
+ * read); these were measured on a real 16.2.15 client (tests/data/lab11:
+ * fio --ioengine=rbd, 4 KiB, iodepth 32, io_context_pool's CPU per I/O from
+ * /proc/PID/task/TID/schedstat, two runs each): 20.3 us per read and 48.7 per
+ * write on the lab VM, x its speed against the reference core (lab-vm:
+ * 2.1 / 3.0 GHz) = 14.2 and 34.1 us.  A read is split as before
+ * (dispatch : submit : complete = 12 : 10 : 10), the rest of a write is its
+ * own layers.  The bare-metal check: 16.2.9's one client reading 122 k 16 KiB
+ * blocks a second with its three msgr-workers busy (24.6 us a read there)
+ * and the lab's io_context / msgr-worker CPU ratio at iodepth 32 (0.58) put
+ * io_context at ~14.3 us a read.  A cost the scenario or a --set gives wins.
+ */
+static const struct {
+    const char *name;
+    double asio_us;
+} librbd_asio_costs[] = {
+    {"librbd_dispatch_us", 5.3},
+    {"objecter_submit_us", 4.4},
+    {"librbd_complete_us", 4.4},
+    {"librbd_write_dispatch_us", 20.0},
+};
+
+int stage_costs_apply_release(struct stage_costs *c, const struct release_traits *t, const bool *given,
+                              struct sim_err *err)
+{
+    if (!release_librbd_on_asio(t))
+        return 0;
+    for (size_t i = 0; i < sizeof librbd_asio_costs / sizeof *librbd_asio_costs; i++) {
+        const struct param_def *d = param_find(stage_cost_params, librbd_asio_costs[i].name);
+        if (!d)
+            return sim_errf(err, -EINVAL, "librbd_asio_costs: %s is not a stage cost", librbd_asio_costs[i].name);
+        if (given && given[d - stage_cost_params])
+            continue;
+        char path[96];
+        snprintf(path, sizeof path, "cost.%s", d->name);
+        int rc = param_set_number(d, c, librbd_asio_costs[i].asio_us, "release costs", path, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
 }
 
 enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t)

@@ -176,6 +176,13 @@ const struct release_defaults *release_defaults_for(const struct release_traits 
  */
 int ceph_options_apply_release(struct ceph_options *o, const struct release_traits *t, const bool *given,
                                struct sim_err *err);
+/* librbd's I/O path runs on neorados/asio (16.0+, Crimson's clients too):
+   io_context_pool threads, completions there rather than on librados' finisher. */
+bool release_librbd_on_asio(const struct release_traits *t);
+/* The release's client costs (librbd on asio from 16.0) on every cost the
+   scenario does not give: given[i] for stage_cost_params[i] (NULL: none). */
+int stage_costs_apply_release(struct stage_costs *c, const struct release_traits *t, const bool *given,
+                              struct sim_err *err);
 /* The effective lock rule (RELEASE resolved). */
 enum rw_lock_rule ceph_rw_lock_rule(const struct ceph_options *o, const struct release_traits *t);
 

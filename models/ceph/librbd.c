@@ -990,7 +990,7 @@ static void librbd_init(struct client *cl, struct cluster *c, uint32_t id, uint3
     struct cpu_host *h = &c->hosts[host];
     /* librbd's IO path moved to neorados/asio in Pacific (ceph PR 35629, 16.0);
        12.2-15.2 complete on librados' finisher */
-    cl->completes_on_finisher = !c->spec.rel.crimson && c->spec.rel.major > 0 && c->spec.rel.major < 16;
+    cl->completes_on_finisher = !release_librbd_on_asio(&c->spec.rel);
     /* from 16.2 the I/O path runs on librados' io_context_pool, which
        RadosClient::connect starts with librados_thread_count threads and
        AsioEngine's constructor raises to rbd_op_threads when that is larger
