@@ -302,36 +302,38 @@ static int value_error(const struct scenario *sc, int rc, const char *path, cons
                        const char *msg, struct sim_err *err);
 static const char *set_origin(const char *path, const char *const *sets, int n_sets);
 
+/* given[i]: defs[i] is set by the file's <section> object or by a --set of
+   <section>.<name> (the caller frees it). */
+static bool *params_given(const struct scenario *sc, const char *section, const struct param_def *defs,
+                          const char *const *sets, int n_sets)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(sc->json, section);
+    int n = param_count(defs);
+    bool *given = sim_xcalloc((size_t)n, sizeof *given);
+    for (int i = 0; i < n; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s.%s", section, defs[i].name);
+        given[i] = cJSON_GetObjectItemCaseSensitive(obj, defs[i].name) || set_origin(path, sets, n_sets);
+    }
+    return given;
+}
+
 /* ceph.release's option defaults (release_table.c) on every ceph.<option>
    that neither the file nor a --set gives, and its client costs on every
    cost.<stage> likewise: the user's value wins. */
 static int apply_release_defaults(struct scenario *sc, const char *const *sets, int n_sets, struct sim_err *err)
 {
-    const cJSON *ceph = cJSON_GetObjectItemCaseSensitive(sc->json, "ceph");
-    int n = param_count(ceph_option_params);
-    bool *given = sim_xcalloc((size_t)n, sizeof *given);
-    for (int i = 0; i < n; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "ceph.%s", ceph_option_params[i].name);
-        given[i] = cJSON_GetObjectItemCaseSensitive(ceph, ceph_option_params[i].name) || set_origin(path, sets, n_sets);
-    }
+    bool *given = params_given(sc, "ceph", ceph_option_params, sets, n_sets);
     int rc = ceph_options_apply_release(&sc->ceph, &sc->rel, given, err);
     free(given);
     if (rc < 0)
         return rc;
-    /* and its client costs (librbd on asio from 16.0) on every cost.<stage> not given */
-    const cJSON *cost = cJSON_GetObjectItemCaseSensitive(sc->json, "cost");
-    n = param_count(stage_cost_params);
-    given = sim_xcalloc((size_t)n, sizeof *given);
-    for (int i = 0; i < n; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "cost.%s", stage_cost_params[i].name);
-        given[i] = cJSON_GetObjectItemCaseSensitive(cost, stage_cost_params[i].name) || set_origin(path, sets, n_sets);
-    }
+    given = params_given(sc, "cost", stage_cost_params, sets, n_sets);
     rc = stage_costs_apply_release(&sc->cost, &sc->rel, given, err);
     free(given);
     return rc;
 }
+
 static int profiles_dir(const struct scenario *sc, char *dir, size_t n, struct sim_err *err);
 static const char *profile_ref(const struct scenario *sc, const char *key, const char *ref, const char *const *sets,
                                int n_sets, char *buf, size_t n);
