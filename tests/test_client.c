@@ -25,9 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "cluster.h"
 #include "fioout.h"
 #include "historicops.h"
+#include "jsonu.h"
 #include "optracker.h"
 #include "perfcounters.h"
 #include "perfdump.h"
@@ -1692,6 +1695,78 @@ static void test_krbd_vs_librbd(void **state)
     run_free(&kern);
 }
 
+/* io_context_pool's CPU per I/O over a run's window (tests/data/lab11: the
+   threads' schedstat at ~5 s and ~20 s, fio's IOPS over the whole run). */
+static double lab11_io_context_us(const char *run, const char *ddir)
+{
+    static const char *const names[] = {"snap_a.json", "snap_b.json", "fio.json"};
+    cJSON *j[3];
+    for (int i = 0; i < 3; i++) {
+        char path[256], *text = NULL;
+        size_t len = 0;
+        struct sim_err err = {0};
+        snprintf(path, sizeof path, "tests/data/lab11/runs/%s/%s", run, names[i]);
+        if (jsonu_slurp(path, &text, &len, &err) < 0)
+            fail_msg("%s", err.msg);
+        j[i] = cJSON_Parse(text);
+        free(text);
+        assert_non_null(j[i]);
+    }
+    double cpu_ns = 0;
+    const cJSON *ta = cJSON_GetObjectItem(j[0], "threads"), *tb = cJSON_GetObjectItem(j[1], "threads");
+    const cJSON *b;
+    cJSON_ArrayForEach(b, tb) { /* "threads": {tid: {comm, cpu_ns, ...}} */
+        if (strcmp(cJSON_GetObjectItem(b, "comm")->valuestring, "io_context_pool"))
+            continue;
+        const cJSON *a = cJSON_GetObjectItem(ta, b->string); /* the same thread at the window's start */
+        assert_non_null(a);
+        cpu_ns += cJSON_GetObjectItem(b, "cpu_ns")->valuedouble - cJSON_GetObjectItem(a, "cpu_ns")->valuedouble;
+    }
+    double dt = cJSON_GetObjectItem(j[1], "time")->valuedouble - cJSON_GetObjectItem(j[0], "time")->valuedouble;
+    const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(j[2], "jobs"), 0);
+    double iops = cJSON_GetObjectItem(cJSON_GetObjectItem(job, ddir), "iops")->valuedouble;
+    for (int i = 0; i < 3; i++)
+        cJSON_Delete(j[i]);
+    assert_true(cpu_ns > 0 && dt > 10 && iops > 0);
+    return cpu_ns / 1e3 / (iops * dt);
+}
+
+/* librbd's costs from 16.0 against the real 16.2.15 client they were taken
+   from (tests/data/lab11, iodepth 32, the two runs without perf attached):
+   io_context_pool's CPU per I/O on the lab VM x its speed against the
+   reference core (lab-vm: 2.1 / 3.0 GHz) is what the model's io_context
+   stages add up to, a read dispatch + objecter submit + complete, a write
+   those and its own layers; each run within 15 % (the runs' spread). */
+static void test_librbd_asio_costs_against_lab11(void **state)
+{
+    struct scenario sc;
+    struct sim_err err = {0};
+    const char *sets[] = {"ceph.release=16.2.15"};
+    if (scenario_load(&sc, "scenarios/qd1-latency.json", NULL, NULL, sets, 1, &err))
+        fail_msg("%s", err.msg);
+    const struct stage_costs *c = &sc.cost;
+    double read_us = c->librbd_dispatch_us + c->objecter_submit_us + c->librbd_complete_us;
+    double write_us = read_us + c->librbd_write_dispatch_us;
+    scenario_free(&sc);
+    const double vm_speed = 2.1 / 3.0;
+    static const struct { const char *run, *ddir; bool write; } runs[] = {
+        {"randread_qd32_none_r1", "read", false}, {"randread_qd32_none_r2", "read", false},
+        {"randwrite_qd32_none_r1", "write", true}, {"randwrite_qd32_none_r2", "write", true},
+    };
+    double sum[2] = {0, 0};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        double real = lab11_io_context_us(runs[i].run, runs[i].ddir) * vm_speed;
+        double model = runs[i].write ? write_us : read_us;
+        if (fabs(real / model - 1) > 0.15)
+            fail_msg("%s: io_context %.1f us an I/O (reference core), the model's stages %.1f", runs[i].run, real,
+                     model);
+        sum[runs[i].write] += real / 2;
+    }
+    /* the means (14.1 and 34.8 us) within 5 % */
+    assert_true(fabs(sum[0] / read_us - 1) < 0.05);
+    assert_true(fabs(sum[1] / write_us - 1) < 0.05);
+}
+
 /* The io_context_pool threads of a fio process on librbd: from 16.2 librados'
    pool, librados_thread_count of them (RadosClient::connect), raised to
    rbd_op_threads by AsioEngine when that is larger (ceph's own
@@ -1846,6 +1921,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_krbd_vs_librbd),
+        cmocka_unit_test(test_librbd_asio_costs_against_lab11),
         cmocka_unit_test(test_krbd_refusals),
         cmocka_unit_test(test_librbd_io_context_threads),
         cmocka_unit_test(test_krbd_shared_mapping),
