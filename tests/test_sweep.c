@@ -566,7 +566,7 @@ static void goal_search_finds_the_cheapest(void **state)
  * A grid axis over fio job files (clients.jobfile, relative to the base
  * scenario as --set clients.jobfile is): one point per file, its name the
  * column value; librbd and the kernel client on the same cluster, QD=1, so
- * krbd's point is the faster (~60 us of removed client stages, ~7 standard
+ * krbd's point is the faster (~55 us of removed client stages, ~7 standard
  * errors at 0.3 s).
  */
 static void jobfile_axis(void **state)
