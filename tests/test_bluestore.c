@@ -51,6 +51,8 @@ struct totals {
     uint64_t deferred_ops;
     uint64_t throttle_wait_ns;      /* throttle_lat sum */
     uint64_t kv_sync_wakeups;       /* the bstore_kv_sync threads', measured period */
+    double kv_sync_cpu_us;          /* the bstore_kv_sync threads' CPU, measured period */
+    double kv_flush_mean_us;        /* kv_flush_lat over every OSD's flushes */
     double write_iops;              /* the clients', measured period */
     double busiest_rand_writes_per_s; /* the OSD with most random writes: device writes less
                                          its WAL appends (one per kv batch) */
@@ -61,12 +63,14 @@ static struct totals run(const char *const *sets, int n_sets)
     struct scenario sc;
     struct cluster *c = simulated_cluster(NULL, base_json, "test_bluestore.json", sets, n_sets, &sc);
     struct totals t = {0};
-    uint64_t kv_sum = 0, sub_sum = 0, sub_n = 0;
+    uint64_t kv_sum = 0, sub_sum = 0, sub_n = 0, fl_sum = 0, fl_n = 0;
     for (uint32_t i = 0; i < cluster_n_osds(c); i++) {
         const struct bluestore_perf *bp = cluster_bluestore_perf(c, i);
         struct cluster_osd_stats os;
         cluster_osd_stats(c, i, &os);
         kv_sum += bp->kv_commit_lat.sum_ns;
+        fl_sum += bp->kv_flush_lat.sum_ns;
+        fl_n += bp->kv_flush_lat.avgcount;
         sub_sum += bp->rocksdb_submit_latency.sum_ns;
         sub_n += bp->rocksdb_submit_latency.avgcount;
         t.kv_commits += bp->kv_commit_lat.avgcount;
@@ -82,8 +86,10 @@ static struct totals run(const char *const *sets, int n_sets)
     struct cluster_thread_stats ts[CLUSTER_THREAD_KINDS_MAX];
     uint32_t nk = cluster_process_thread_stats(c, "ceph-osd", ts, CLUSTER_THREAD_KINDS_MAX);
     for (uint32_t k = 0; k < nk; k++)
-        if (!strcmp(ts[k].name, "bstore_kv_sync"))
+        if (!strcmp(ts[k].name, "bstore_kv_sync")) {
             t.kv_sync_wakeups += ts[k].wakeups;
+            t.kv_sync_cpu_us += ts[k].cpu_ns / 1e3;
+        }
     const struct job_result *jr = cluster_job_results(c);
     uint64_t ios = 0;
     for (uint32_t i = 0; i < cluster_n_jobs(c); i++)
@@ -92,6 +98,7 @@ static struct totals run(const char *const *sets, int n_sets)
     t.busiest_rand_writes_per_s /= (double)jr[0].runtime_ns / 1e9;
     t.kv_commit_mean_us = t.kv_commits ? (double)kv_sum / (double)t.kv_commits / 1e3 : 0;
     t.rocksdb_submit_mean_us = sub_n ? (double)sub_sum / (double)sub_n / 1e3 : 0;
+    t.kv_flush_mean_us = fl_n ? (double)fl_sum / (double)fl_n / 1e3 : 0;
     cluster_destroy(c);
     scenario_free(&sc);
     return t;
@@ -418,6 +425,39 @@ static void test_kv_sync_bound_by_memtable(void **state)
 }
 
 /*
+ * hw.nvme.flush_sleeps: an fdatasync on a file in a journaling filesystem
+ * sleeps several times (the lab's OSDs on ext4 files: kv_sync 10.1
+ * voluntary switches per kv cycle at every depth, tests/data/lab5, where a
+ * block device's two flushes and the kv queue give 3).  On a drive without
+ * power-loss protection each kv cycle at QD=1 flushes twice (bdev->flush()
+ * after the data aio, BlueFS's fsync after the WAL append), so by hand
+ * flush_sleeps 4 adds exactly 2 x 3 = 6 wake-ups of kv_sync per cycle, and
+ * 3 x cost.thread_sleep_us (10 us) of its CPU to each flush: 30 us at the
+ * reference 3.0 GHz, 27.3-30 us at epyc-7302p's 3.0-3.3 GHz, in kv_flush_lat
+ * (Ceph times the whole syscall) and in kv_sync's CPU per cycle (60 us,
+ * 54.5-60).  flush_sleeps 1 (the default) adds nothing.
+ */
+static void test_flush_sleeps(void **state)
+{
+    const char *one[4] = {"hw.nvme.plp=false", "hw.nvme.flush_latency_us=100", "cost.thread_sleep_us=10",
+                          "hw.nvme.flush_sleeps=1"};
+    const char *four[4] = {one[0], one[1], one[2], "hw.nvme.flush_sleeps=4"};
+    struct totals a = run(one, 4), b = run(four, 4);
+    assert_true(a.kv_batches > 1000 && b.kv_batches > 1000);
+    double wa = (double)a.kv_sync_wakeups / (double)a.kv_batches, wb = (double)b.kv_sync_wakeups / (double)b.kv_batches;
+    double ca = a.kv_sync_cpu_us / (double)a.kv_batches, cb = b.kv_sync_cpu_us / (double)b.kv_batches;
+    print_message("kv_sync per cycle: wake-ups %.3f -> %.3f, CPU %.1f -> %.1f us; kv_flush_lat %.1f -> %.1f us\n", wa,
+                  wb, ca, cb, a.kv_flush_mean_us, b.kv_flush_mean_us);
+    if (fabs(wb - wa - 6) > 0.05)
+        fail_msg("flush_sleeps 4: %.3f more kv_sync wake-ups per cycle, expected 6", wb - wa);
+    if (cb - ca < 54.5 * 0.95 || cb - ca > 60 * 1.05)
+        fail_msg("flush_sleeps 4: %.1f us more kv_sync CPU per cycle, expected 54.5-60", cb - ca);
+    double dl = b.kv_flush_mean_us - a.kv_flush_mean_us;
+    if (dl < 27.3 * 0.9 || dl > 30 * 1.1)
+        fail_msg("flush_sleeps 4: kv_flush_lat +%.1f us, expected 27.3-30", dl);
+}
+
+/*
  * RocksDB's background charge (cost.rocksdb_background_us_per_txc, a long
  * run's average per txc) runs on each OSD's two rocksdb:low threads; when
  * the txcs come faster than two threads can pay for, the work queues and the
@@ -702,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_memtable_insert_levels),
         cmocka_unit_test(test_rocksdb_options_parse),
         cmocka_unit_test(test_rocksdb_flush_on_fill),
+        cmocka_unit_test(test_flush_sleeps),
         cmocka_unit_test(test_memtable_inserts_on_kv_sync),
         cmocka_unit_test(test_kv_sync_bound_by_memtable),
         cmocka_unit_test(test_rocksdb_background_behind),

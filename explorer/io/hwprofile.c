@@ -175,12 +175,17 @@ static const struct param_def nvme_params[] = {
          "power-loss protected: no volatile write cache, flushes are not sent (required)"),
     DBL(hw_nvme, flush_latency_us, 0, 1e6, 2, "us",
         "typical cost of a flush / fdatasync (~syscall when plp) (required)"),
+    DBL(hw_nvme, flush_sleeps, 1, 100, 1, "count",
+        "times the thread that flushes (fdatasync) sleeps and is woken within one flush: 1 on a block "
+        "device (it waits once for the FLUSH command, or the syscall's return); more on a file in a journaling "
+        "filesystem, whose fdatasync also waits for the journal (ext4: jbd2_log_wait_commit) and its own "
+        "I/O.  Each sleep past the first costs the thread cost.thread_sleep_us, inside the flush's latency"),
     DBL(hw_nvme, tail_spike_prob, 0, 1, 0, "prob",
         "per-IO probability of a firmware stall (PM983 write-queue spikes, ceph.io 2023)"),
     DBL(hw_nvme, tail_spike_us, 0, 1e7, 0, "us", "service time added by such a stall"),
     PARAM_END,
 };
-static const char *const nvme_optional[] = {"seq_read_latency_us", "seq_write_latency_us",
+static const char *const nvme_optional[] = {"seq_read_latency_us", "seq_write_latency_us", "flush_sleeps",
                                             "tail_spike_prob", "tail_spike_us", NULL};
 static const char *const nvme_extra[] = {"source", "read_latency_pct_us", "write_latency_pct_us",
                                          "flush_latency_pct_us", NULL};

@@ -129,6 +129,7 @@ struct hw_nvme {
     int64_t internal_parallelism;
     bool plp;                /* power-loss protected: no volatile write cache */
     double flush_latency_us; /* device cost of a flush (~syscall when plp) */
+    double flush_sleeps;     /* voluntary sleeps of the flushing thread per flush (1: a block device) */
     double tail_spike_prob;  /* per-IO probability of a firmware stall */
     double tail_spike_us;    /* added service time of such a stall */
     int n_read_pct, n_write_pct, n_flush_pct;

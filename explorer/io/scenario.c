@@ -1213,7 +1213,7 @@ void scenario_nvme_params(const struct hw_nvme *nv, struct nvme_params *out)
         .seq_write_mbps = nv->seq_write_mbps, .internal_parallelism = (uint32_t)nv->internal_parallelism,
         .plp = nv->plp, .flush_latency_us = nv->flush_latency_us,
         /* read only for PLP drives, whose profile flush latency is the fdatasync syscall */
-        .flush_syscall_us = nv->flush_latency_us,
+        .flush_syscall_us = nv->flush_latency_us, .flush_sleeps = nv->flush_sleeps,
         .tail_spike_prob = nv->tail_spike_prob, .tail_spike_us = nv->tail_spike_us};
     /* measured shapes, when the profile has percentile tables (hwprofile_load
        admits only tables dist_empirical takes: it cannot fail here) */

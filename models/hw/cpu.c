@@ -704,6 +704,13 @@ void cpu_thread_release(struct cpu_thread *th)
     thread_next(th);
 }
 
+double cpu_thread_extra_sleeps(struct cpu_thread *th, uint32_t n)
+{
+    th->wakeups += n;
+    th->host->wakeups += n;
+    return n * th->host->p.sleep_us;
+}
+
 void cpu_thread_block(struct cpu_thread *th)
 {
     SIM_ASSERT(th->busy);

@@ -272,6 +272,12 @@ void cpu_thread_block(struct cpu_thread *th);
    fn(obj, arg) runs on it. */
 void cpu_thread_resume(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_t arg);
 
+/* th, on its way through a blocking syscall that sleeps more than once (an
+   fdatasync on a journaling filesystem), slept and was woken n more times:
+   they are counted as its wake-ups; returns the CPU they cost it at the
+   reference clock (n x cost.thread_sleep_us), for the caller to cpu_exec. */
+double cpu_thread_extra_sleeps(struct cpu_thread *th, uint32_t n);
+
 /* A thread of p is spinning in epoll_wait's busy poll now (work reaching it
    costs no wake-up; a NIC queue it polls is read without the interrupt). */
 bool cpu_pool_spinning(const struct cpu_pool *p);

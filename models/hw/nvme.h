@@ -53,6 +53,7 @@ struct nvme_params {
     bool plp;                                   /* no volatile write cache */
     double flush_latency_us;                    /* with a volatile cache */
     double flush_syscall_us;                    /* fdatasync on a PLP drive */
+    double flush_sleeps;                        /* the flushing thread's sleeps per flush (>= 1) */
     double tail_spike_prob, tail_spike_us;  /* write-queue stalls (PM983 firmware) */
     /* measured latency shapes (the profile's percentile tables), when known;
        else a lognormal with mean = typical latency and CV latency_cv */
