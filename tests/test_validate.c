@@ -252,7 +252,7 @@ static void capture_load_and_workload(void **state)
     validate_capture_free(&c);
 
     char sets[VALIDATE_MAX_SETS][VALIDATE_SET_LEN];
-    int n = validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err);
+    int n = validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err);
     assert_int_equal(n, 6);
     assert_string_equal(sets[0], "fio.rw=randwrite");
     assert_string_equal(sets[1], "fio.bs=4k"); /* from the global options */
@@ -270,10 +270,10 @@ static void capture_load_and_workload(void **state)
     size_t saved_len = fread(saved, 1, sizeof saved, mf);
     fclose(mf);
     testfs_put(dir, "meta.json", "garbage");
-    assert_true(validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err) < 0);
+    assert_true(validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err) < 0);
     assert_non_null(strstr(err.msg, meta));
     testfs_put(dir, "meta.json", "{\"image_kind\": \"clone-fersh\"}");
-    assert_true(validate_capture_sets(dir, sets, VALIDATE_MAX_SETS, &err) < 0);
+    assert_true(validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err) < 0);
     if (!strstr(err.msg, "image_kind: 'clone-fersh'"))
         fail_msg("%s", err.msg);
     saved[saved_len < sizeof saved ? saved_len : sizeof saved - 1] = '\0';
@@ -290,6 +290,51 @@ static void capture_load_and_workload(void **state)
 /* A cut-off dump (a truncated .json.gz, a half-written .json) used to be salvaged: a
    few ops, stage distributions of n=1, and no word of it.  It is an error naming the
    file, as replay's reader says. */
+/*
+ * A capture whose OSDs wrote nothing to SST files (bluefs.bytes_written_sst 0
+ * in every perf dump: no memtable flush, no compaction, as in the lab's 20 s
+ * runs) is simulated with cluster.rocksdb_flushes on_fill; one OSD that
+ * flushed, or a dump without BlueFS's counters, leaves the scenario's own;
+ * and a scenario file that says how its RocksDB flushes keeps its word.
+ */
+static void flushes_inferred_from_perf_dumps(void **state)
+{
+    char dir[512], scen[700];
+    testfs_scratch(dir, sizeof dir, "validate", "flushes");
+    put_fio(dir, 1000, 800, 700, 2000, 2000);
+    const char *quiet = "{\"osd\": {\"op_w\": 10, \"op_rw\": 0}, \"bluefs\": {\"bytes_written_sst\": 0}}\n";
+    testfs_put(dir, "osd.0.perf.json", quiet);
+    testfs_put(dir, "osd.1.perf.json", quiet);
+    struct sim_err err = {0};
+    char sets[VALIDATE_MAX_SETS][VALIDATE_SET_LEN];
+    int n = validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err);
+    bool on_fill = false;
+    for (int i = 0; i < n; i++)
+        on_fill |= !strcmp(sets[i], "cluster.rocksdb_flushes=on_fill");
+    assert_true(on_fill);
+    /* the scenario says: its word holds */
+    snprintf(scen, sizeof scen, "%s/scenario.json", dir);
+    testfs_put(dir, "scenario.json", "{\"cluster\": {\"rocksdb_flushes\": \"steady\"}}\n");
+    n = validate_capture_sets(dir, scen, sets, VALIDATE_MAX_SETS, &err);
+    for (int i = 0; i < n; i++)
+        assert_string_not_equal(sets[i], "cluster.rocksdb_flushes=on_fill");
+    /* one OSD flushed: the capture cannot say the run had none */
+    testfs_put(dir, "osd.1.perf.json", "{\"osd\": {\"op_w\": 10, \"op_rw\": 0}, \"bluefs\": {\"bytes_written_sst\": 4096}}\n");
+    n = validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err);
+    for (int i = 0; i < n; i++)
+        assert_string_not_equal(sets[i], "cluster.rocksdb_flushes=on_fill");
+    /* no BlueFS counters (another store, an old release): nothing said */
+    testfs_put(dir, "osd.1.perf.json", "{\"osd\": {\"op_w\": 10, \"op_rw\": 0}}\n");
+    n = validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err);
+    for (int i = 0; i < n; i++)
+        assert_string_not_equal(sets[i], "cluster.rocksdb_flushes=on_fill");
+    /* a dump that is no JSON is an error naming it */
+    testfs_put(dir, "osd.1.perf.json", "garbage");
+    assert_true(validate_capture_sets(dir, NULL, sets, VALIDATE_MAX_SETS, &err) < 0);
+    assert_non_null(strstr(err.msg, "osd.1.perf.json"));
+    testfs_rm_tree(dir);
+}
+
 static void capture_with_truncated_dump_is_refused(void **state)
 {
     char dir[512], path[700];
@@ -431,7 +476,7 @@ static void real_lab_capture_imports(void **state)
     assert_true(op_w > 0.99 && op_w < 1.01); /* one OSD write per fio write */
     validate_capture_free(&c);
     char sets[VALIDATE_MAX_SETS][VALIDATE_SET_LEN];
-    int n = validate_capture_sets(LAB "noparent_seqw-qd128_sched-none_r1", sets, VALIDATE_MAX_SETS, &err);
+    int n = validate_capture_sets(LAB "noparent_seqw-qd128_sched-none_r1", NULL, sets, VALIDATE_MAX_SETS, &err);
     assert_true(n >= 5);
     bool rw = false, qd = false, kind = false, sched = false;
     for (int i = 0; i < n; i++) {
@@ -641,6 +686,7 @@ int main(void)
         cmocka_unit_test(osd_cpu_and_wakeups_per_io),
         cmocka_unit_test(foreign_load_of_a_capture),
         cmocka_unit_test(capture_load_and_workload),
+        cmocka_unit_test(flushes_inferred_from_perf_dumps),
         cmocka_unit_test(capture_with_truncated_dump_is_refused),
         cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(cdf_plot_files),

@@ -439,7 +439,7 @@ static int cap_load(struct fit_ctx *f, struct cap_ctx *c, const char *dir, bool 
         return sim_errf(err, -EINVAL, "%s: fio.json has no IOPS or latency to fit", dir);
     char (*inf)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *inf);
     int n_inf = 0;
-    if (o->infer_workload && (n_inf = validate_capture_sets(dir, inf, VALIDATE_MAX_SETS, err)) < 0) {
+    if (o->infer_workload && (n_inf = validate_capture_sets(dir, o->scenario, inf, VALIDATE_MAX_SETS, err)) < 0) {
         free(inf);
         return n_inf;
     }

@@ -929,7 +929,56 @@ static cJSON *load_optional(const char *dir, const char *name, int *rc, struct s
     return j;
 }
 
-int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max, struct sim_err *err)
+/*
+ * Did RocksDB flush a memtable during the capture?  BlueFS counts the bytes it
+ * writes to SST files (`bluefs.bytes_written_sst`, BlueFS::_flush_range on a
+ * non-WAL file): a memtable flush (FlushJob) or a compaction writes them, and
+ * nothing else does.  The lab kit resets the counters before each run (`perf
+ * reset all`), so 0 on every OSD means none ran: the run was shorter than a
+ * memtable's fill (Pacific's 256 MiB at a lab's 1 k writes/s take minutes),
+ * and the model's steady-state charge (cost.rocksdb_background_us_per_txc on
+ * every txc) would spend CPU the real OSDs did not.  Returns 1 when every
+ * OSD's dump says 0, 0 when one says more or a dump lacks the counter (no
+ * BlueFS, a release without it), < 0 on a file that is no JSON.
+ */
+static int capture_without_flushes(const char *dir, struct sim_err *err)
+{
+    char pat[1100];
+    snprintf(pat, sizeof pat, "%s/osd.*.perf.json", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0)
+        return 0;
+    int rc = 1;
+    for (size_t i = 0; i < g.gl_pathc && rc == 1; i++) {
+        cJSON *root = jsonu_load_file(g.gl_pathv[i], err);
+        if (!root) {
+            rc = err && err->code ? err->code : -EINVAL;
+            break;
+        }
+        const cJSON *sst = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "bluefs"),
+                                                            "bytes_written_sst");
+        if (!cJSON_IsNumber(sst) || sst->valuedouble != 0)
+            rc = 0;
+        cJSON_Delete(root);
+    }
+    globfree(&g);
+    return rc;
+}
+
+/* Does the scenario file at path give section.key itself?  (An unreadable file
+   says no: scenario_load reports it.) */
+static bool scenario_file_gives(const char *path, const char *section, const char *key)
+{
+    if (!path)
+        return false;
+    cJSON *j = jsonu_load_file(path, NULL);
+    bool given = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, section), key) != NULL;
+    cJSON_Delete(j);
+    return given;
+}
+
+int validate_capture_sets(const char *dir, const char *scenario, char sets[][VALIDATE_SET_LEN], int max,
+                          struct sim_err *err)
 {
     int n = 0;
     char path[1100];
@@ -956,7 +1005,13 @@ int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int ma
             snprintf(sets[n++], VALIDATE_SET_LEN, "fio.%s=%s", fio_keys[k][0], v);
     }
     cJSON_Delete(fio);
-    int rc;
+    /* a scenario that says how its RocksDB flushes keeps its word (the lab profiles:
+       docs/fidelity.md); else the capture's perf dumps say */
+    int rc = scenario_file_gives(scenario, "cluster", "rocksdb_flushes") ? 0 : capture_without_flushes(dir, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 1 && n < max)
+        snprintf(sets[n++], VALIDATE_SET_LEN, "cluster.rocksdb_flushes=on_fill");
     cJSON *meta = load_optional(dir, "meta.json", &rc, err);
     if (rc < 0)
         return rc;
@@ -1098,8 +1153,8 @@ void validate_workload_mismatch(const char *real_dir, const char *sim_dir, struc
     char (*ss)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *ss);
     struct sim_err e2 = {0};
     rep->n_mismatch = 0;
-    int nr = validate_capture_sets(real_dir, rs, VALIDATE_MAX_SETS, &e2);
-    int ns = nr < 0 ? -1 : validate_capture_sets(sim_dir, ss, VALIDATE_MAX_SETS, &e2);
+    int nr = validate_capture_sets(real_dir, NULL, rs, VALIDATE_MAX_SETS, &e2);
+    int ns = nr < 0 ? -1 : validate_capture_sets(sim_dir, NULL, ss, VALIDATE_MAX_SETS, &e2);
     static const char *const paths[] = {"fio.rw", "fio.bs", "fio.iodepth", "fio.numjobs", "fio.rwmixread",
                                         "image.kind", "image.copied_up", "ceph.rbd_io_scheduler"};
     for (size_t i = 0; nr >= 0 && ns >= 0 && i < sizeof paths / sizeof paths[0]; i++) {
@@ -1614,7 +1669,7 @@ int cmd_validate(int argc, char **argv)
     if (scen) {
         char (*inferred)[VALIDATE_SET_LEN] = sim_xcalloc(VALIDATE_MAX_SETS, sizeof *inferred);
         int n_inf = 0;
-        if (infer && (n_inf = validate_capture_sets(real_dir, inferred, VALIDATE_MAX_SETS, &err)) < 0) {
+        if (infer && (n_inf = validate_capture_sets(real_dir, scen, inferred, VALIDATE_MAX_SETS, &err)) < 0) {
             fprintf(stderr, "cephsim validate: %s\n", err.msg);
             free(inferred);
             goto done;

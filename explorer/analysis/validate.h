@@ -35,7 +35,7 @@ struct cluster;
 /* Distributions compared: the 7 primary stages of trace.h, then the total. */
 #define VALIDATE_N_DISTS 8
 #define VALIDATE_MAX_PCT 32
-#define VALIDATE_MAX_SETS 12
+#define VALIDATE_MAX_SETS 16
 #define VALIDATE_SET_LEN 160
 
 /* Scalar metrics (tolerance keys in brackets). */
@@ -135,10 +135,13 @@ void validate_capture_free(struct validate_capture *cap);
 /*
  * The --set overrides that make a scenario run the workload of the capture in dir:
  * fio rw/bs/iodepth/numjobs/rwmixread from fio.json's job options, the image kind and
- * rbd_io_scheduler from the kit's meta.json (or a cephsim run's sim.json).
+ * rbd_io_scheduler from the kit's meta.json (or a cephsim run's sim.json), and
+ * cluster.rocksdb_flushes on_fill when no OSD's perf dump shows a RocksDB flush
+ * (bluefs.bytes_written_sst 0 on every OSD: no background work to charge) and
+ * the scenario file (path, or NULL) does not say how its RocksDB flushes.
  * Returns how many were written to sets (each "path=value").
  */
-int validate_capture_sets(const char *dir, char sets[][VALIDATE_SET_LEN], int max,
+int validate_capture_sets(const char *dir, const char *scenario, char sets[][VALIDATE_SET_LEN], int max,
                           struct sim_err *err);
 
 /* Value of metric m in cap (NAN when cap lacks the data: op_w / op_rw without perf dumps,
