@@ -736,14 +736,19 @@ static double flush_extra_sleeps_us(struct bluestore *bs, struct cpu_thread *th)
     return cpu_thread_extra_sleeps(th, n);
 }
 
-static void kv_wal_synced(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+/* Back from a flush: its extra sleeps' CPU, then cont. */
+static void after_flush_sleeps(struct sim *s, struct cpu_thread *th, struct bluestore *bs, cpu_item_fn cont)
 {
-    struct bluestore *bs = obj;
     double us = flush_extra_sleeps_us(bs, th);
     if (us > 0)
-        cpu_exec(th, us, kv_synced, bs, 0);
+        cpu_exec(th, us, cont, bs, 0);
     else
-        kv_synced(s, th, bs, 0);
+        cont(s, th, bs, 0);
+}
+
+static void kv_wal_synced(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    after_flush_sleeps(s, th, obj, kv_synced);
 }
 
 static void kv_wake_synced(struct sim *s, void *obj, uint64_t arg)
@@ -824,12 +829,7 @@ static void kv_flush_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
 
 static void kv_flushed(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
-    struct bluestore *bs = obj;
-    double us = flush_extra_sleeps_us(bs, th);
-    if (us > 0)
-        cpu_exec(th, us, kv_flush_done, bs, 0);
-    else
-        kv_flush_done(s, th, bs, 0);
+    after_flush_sleeps(s, th, obj, kv_flush_done);
 }
 
 static void kv_wake_flushed(struct sim *s, void *obj, uint64_t arg)

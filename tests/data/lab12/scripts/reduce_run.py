@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+KIT = os.path.join(HERE, "..", "..", "..", "lab")  # the repository's tests/lab
 KTHREAD = re.compile(r"^(kworker|ksoftirqd|jbd2|rcu_|kswapd|migration|cpuhp|kcompactd|khugepaged|"
                      r"watchdog|idle_inject|kthreadd|scsi_|irq/|md|loop\d|kauditd|oom_reaper|"
                      r"writeback|kblockd|blkcg|ext4|xfs|flush-|khungtaskd|ksmd|kintegrity|kdamond)")
@@ -207,7 +208,7 @@ def main():
     sf = os.path.join(run, "strace.txt")
     if os.path.exists(sf):
         with open(os.path.join(run, "strace_classes.txt"), "w") as f:
-            subprocess.run([sys.executable, os.path.join(HERE, "wait_classify.py"), sf,
+            subprocess.run([sys.executable, os.path.join(KIT, "wait_classify.py"), sf,
                             str(meta["osd0_pid"]), str(osd0_ops)], stdout=f, check=True)
         with open(sf, "rb") as fi, gzip.open(sf + ".gz", "wb", compresslevel=3) as fo:
             shutil.copyfileobj(fi, fo)

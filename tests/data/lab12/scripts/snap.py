@@ -14,7 +14,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+KIT = os.path.join(HERE, "..", "..", "..", "lab")  # the repository's tests/lab: asok.py, cpu_snap.py
+sys.path.insert(0, KIT)
 import asok      # noqa: E402
 import cpu_snap  # noqa: E402
 
