@@ -55,6 +55,15 @@ void station_init_direct(struct station *st, struct sim *s, uint32_t servers)
 
 static void station_start(struct station *st, struct sim_waiter *w);
 
+/* A direct station's job starts: its completion is the done event itself. */
+static void direct_start(struct station *st, sim_time_t service, sim_event_fn done, void *obj, uint64_t arg)
+{
+    if (st->on_start)
+        st->on_start(obj, sim_schedule_cancellable(st->s, service, done, obj, arg), sim_now(st->s) + service);
+    else
+        sim_schedule(st->s, service, done, obj, arg);
+}
+
 static void station_finish(struct sim *s, void *obj, uint64_t arg)
 {
     struct station *st = obj;
@@ -104,7 +113,7 @@ void station_submit_continue(struct station *st, sim_time_t service, sim_event_f
     st->handoff_pending = false;
     if (st->direct) { /* started now: no wait to count, no record to keep */
         st->wait_n++;
-        sim_schedule(st->s, service, done, obj, arg);
+        direct_start(st, service, done, obj, arg);
         return;
     }
     station_start(st, waiter_new(st->s, done, obj, arg, service));
@@ -115,7 +124,7 @@ static void station_start(struct station *st, struct sim_waiter *w)
     st->wait_n++;
     st->wait_sum_ns += (double)(sim_now(st->s) - w->t_enq);
     if (st->direct) {
-        sim_schedule(st->s, w->aux, w->fn, w->obj, w->arg);
+        direct_start(st, w->aux, w->fn, w->obj, w->arg);
         sim_waiter_put(st->s, w);
         return;
     }
@@ -128,7 +137,7 @@ void station_submit(struct station *st, sim_time_t service, sim_event_fn done, v
         st->busy++;
         tavg_set(&st->busy_avg, sim_now(st->s), st->busy);
         st->wait_n++;
-        sim_schedule(st->s, service, done, obj, arg);
+        direct_start(st, service, done, obj, arg);
         return;
     }
     struct sim_waiter *w = waiter_new(st->s, done, obj, arg, service);
@@ -136,6 +145,17 @@ void station_submit(struct station *st, sim_time_t service, sim_event_fn done, v
         st->busy++;
         tavg_set(&st->busy_avg, sim_now(st->s), st->busy);
         station_start(st, w);
+    } else if (st->key) {
+        double k = st->key(obj);
+        struct sim_waiter **pp = &st->queue.head;
+        while (*pp && st->key((*pp)->obj) <= k)
+            pp = &(*pp)->next;
+        w->next = *pp;
+        *pp = w;
+        if (!w->next)
+            st->queue.tail = w;
+        st->queue.len++;
+        tavg_set(&st->queue_avg, sim_now(st->s), st->queue.len);
     } else {
         waitlist_push(&st->queue, w);
         tavg_set(&st->queue_avg, sim_now(st->s), st->queue.len);

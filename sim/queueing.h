@@ -45,6 +45,11 @@ struct station {
     struct tavg busy_avg, queue_avg; /* servers busy, jobs waiting */
     uint64_t wait_n;
     double wait_sum_ns;              /* time queued before service */
+    /* optional: the queue kept in ascending key(obj), ties in arrival order
+       (a run queue by virtual runtime), and for a direct station the handle
+       of each job's completion as it starts, so that it can be cut short */
+    double (*key)(const void *obj);
+    void (*on_start)(void *obj, struct sim_handle h, sim_time_t end);
 };
 
 void station_init(struct station *st, struct sim *s, uint32_t servers);

@@ -210,6 +210,109 @@ static void test_sleep_cpu_off_the_path(void **state)
     }
 }
 
+/* ---- the kernel's scheduler on a saturated host ---- */
+
+struct sched_run {
+    struct cpu_pool *b;
+    double lead_us; /* A's first stage */
+    sim_time_t a_first_end, a_second_end, b_end;
+};
+
+static void a_second_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    ((struct sched_run *)obj)->a_second_end = sim_now(s);
+    cpu_thread_release(th);
+}
+
+static void a_first_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    ((struct sched_run *)obj)->a_first_end = sim_now(s);
+    cpu_exec(th, 1000, a_second_done, obj, 0); /* goes on: keeps its core */
+}
+
+static void a_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    cpu_exec(th, ((struct sched_run *)obj)->lead_us, a_first_done, obj, 0);
+}
+
+static void b_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    ((struct sched_run *)obj)->b_end = sim_now(s);
+    cpu_thread_release(th);
+}
+
+static void b_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    cpu_exec(th, 100, b_done, obj, 0);
+}
+
+static void pool_submit_ev(struct sim *s, void *obj, uint64_t arg)
+{
+    struct sched_run *r = obj;
+    cpu_pool_submit(r->b, CPU_PRIO_NORMAL, b_item, r, 0);
+}
+
+struct submit_a_arg {
+    struct cpu_pool *a;
+    struct sched_run *r;
+};
+
+static void submit_a(struct sim *s, void *obj, uint64_t arg)
+{
+    struct submit_a_arg *x = obj;
+    cpu_pool_submit(x->a, CPU_PRIO_NORMAL, a_item, x->r, 0);
+}
+
+/*
+ * cluster.cpu_scheduler on one core (wake 5 us + C1 1 us; one CPU: the
+ * granularity 1 ms, a sleeper's credit half of sched_latency's 6 ms).  Thread
+ * A, woken at 1,006 us, runs a stage of L us, then goes on with 1,000 more
+ * (its core kept); thread B, asleep since the start, gets an item 494 us into
+ * that second stage and, woken 5 us later (no C-state exit: the only core is
+ * busy), wants 100 us.
+ *  - FIFO: B waits for A's stage: A ends at 1,006 + L + 1,000, B 100 later.
+ *  - L = 5,000: B is placed at min_vruntime (A's 5 ms) - 3 ms = 2 ms, 3 ms
+ *    behind A, past either granularity: under CFS and EEVDF B preempts A,
+ *    runs at once and ends at 1,006 + L + 599; A's stage, cut with 501 us
+ *    left, ends at 1,006 + L + 1,100.  One preemption.
+ *  - L = 500: B cannot be placed before 0, A leads it by 0.5 ms: under CFS
+ *    (1 ms) A goes on as under FIFO; EEVDF preempts (any lead).
+ */
+static void test_scheduler_wakeup_preemption(void **state)
+{
+    for (int sched = CPU_SCHED_FIFO; sched <= CPU_SCHED_EEVDF; sched++)
+        for (int shortlead = 0; shortlead <= 1; shortlead++) {
+            struct sim *s = sim_create(4);
+            struct cpu_host h;
+            struct cpu_params p = c1_params();
+            p.cores = 1;
+            p.sched = (enum cpu_sched)sched;
+            cpu_host_init(&h, s, &p);
+            struct cpu_pool a, b;
+            cpu_pool_init(&a, &h, "a", 1);
+            cpu_pool_init(&b, &h, "b", 1);
+            sim_time_t lead = shortlead ? 500 : 5000;
+            struct sched_run r = {.b = &b, .lead_us = (double)lead};
+            sim_time_t a_start = 1006, a2 = a_start + lead + 1000;
+            sim_schedule(s, 1000000, submit_a, &(struct submit_a_arg){&a, &r}, 0);
+            sim_schedule(s, (a_start + lead + 494) * 1000, pool_submit_ev, &r, 1);
+            sim_run(s, SIM_TIME_MAX);
+            bool preempts = sched == CPU_SCHED_EEVDF || (sched == CPU_SCHED_CFS && !shortlead);
+            assert_int_equal(r.a_first_end, (a_start + lead) * 1000);
+            if (preempts) {
+                assert_int_equal(r.b_end, (a_start + lead + 599) * 1000);
+                assert_int_equal(r.a_second_end, (a2 + 100) * 1000);
+            } else {
+                assert_int_equal(r.a_second_end, a2 * 1000);
+                assert_int_equal(r.b_end, (a2 + 100) * 1000);
+            }
+            assert_int_equal(h.preemptions, preempts ? 1 : 0);
+            cpu_pool_fini(&a);
+            cpu_pool_fini(&b);
+            sim_destroy(s);
+        }
+}
+
 /* ---- pool dispatch order ---- */
 
 /* A 1-thread pool busy with a 10 us blocker (tag 0) from t=0; returns at t=1 us. */
@@ -1141,6 +1244,7 @@ int main(void)
         cmocka_unit_test(test_wake_latency_cstates),
         cmocka_unit_test(test_wake_latency_through_pool),
         cmocka_unit_test(test_sleep_cpu_off_the_path),
+        cmocka_unit_test(test_scheduler_wakeup_preemption),
         cmocka_unit_test(test_pool_fifo),
         cmocka_unit_test(test_pool_priorities),
         cmocka_unit_test(test_pool_private_first),

@@ -36,6 +36,7 @@ struct scenario_cluster {
     int64_t hosts, osds_per_host, client_hosts;
     bool clients_on_osd_hosts;      /* fio dealt over the OSD hosts (hyperconverged) */
     double busy_poll;               /* net.core.busy_poll, us (0: off) */
+    int cpu_scheduler;              /* enum cpu_sched: an index in cpu_scheduler_names */
     int64_t osds_per_nvme;          /* OSDs sharing one drive (ceph-volume --osds-per-device) */
     int64_t osd_cpus;               /* hardware threads of each OSD's CPU set (0: no set) */
     bool osd_cpus_smt;              /* the set pairs cores with their SMT siblings */

@@ -22,6 +22,25 @@
 
 #include "err.h"
 
+static struct cpu_sched_state *sched_state(const struct cpu_thread *th)
+{
+    return &th->pool->sched[th->index];
+}
+
+/* The run queue's order under CFS / EEVDF: virtual runtime. */
+static double sched_key(const void *obj)
+{
+    return sched_state(obj)->vruntime;
+}
+
+static void sched_started(void *obj, struct sim_handle ev, sim_time_t end)
+{
+    struct cpu_sched_state *st = sched_state(obj);
+    st->ev = ev;
+    st->stage_end = end;
+    st->on_core = true;
+}
+
 void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p)
 {
     memset(h, 0, sizeof *h);
@@ -37,6 +56,19 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
     h->n_hw_threads = h->p.threads;
     h->ref_clock_ghz = h->p.ref_clock_ghz;
     h->timeslice_ns = h->p.timeslice_us * 1e3;
+    if (p->sched != CPU_SCHED_FIFO) {
+        /* sysctl_sched_latency 6 ms and wakeup_granularity 1 ms, x (1 + log2 min(CPUs, 8))
+           (SCHED_TUNABLESCALING_LOG); a sleeper's credit is half the latency
+           (GENTLE_FAIR_SLEEPERS) */
+        uint32_t n = h->p.threads < 8 ? h->p.threads : 8, lg = 0;
+        while (n >>= 1)
+            lg++;
+        double factor = 1 + lg;
+        h->sleeper_credit_ns = 3e6 * factor;
+        h->wakeup_gran_ns = p->sched == CPU_SCHED_CFS ? 1e6 * factor : 0;
+        h->cores.key = sched_key;
+        h->cores.on_start = sched_started;
+    }
     h->busy_poll_ns = (sim_time_t)llround(h->p.busy_poll_us * 1e3);
     h->util_t = sim_now(s);
     if (p->work_cv > 0) {
@@ -261,6 +293,8 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
         h->pools = p;
     h->pools_tail = p;
     p->threads = sim_xcalloc_aligned(n_threads, sizeof *p->threads, 64);
+    if (h->p.sched != CPU_SCHED_FIFO)
+        p->sched = sim_xcalloc(n_threads, sizeof *p->sched);
     /*
      * A thread's stream id: host | the pool's creation order on it | thread.
      * The 32-bit index holds 4,096 pools per host; a host running more (fio
@@ -340,6 +374,7 @@ void cpu_pool_fini(struct cpu_pool *p)
     }
     /* items still queued belong to the sim's waiter pool, freed with it */
     free(p->threads);
+    free(p->sched);
     memset(p, 0, sizeof *p);
 }
 
@@ -357,6 +392,8 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 {
     struct cpu_thread *th = obj;
     th->waking = false;
+    if (th->pool->sched)
+        sched_state(th)->woken = true;
     if (arg && th->host->p.sleep_us > 0) {
         th->busy = true;
         cpu_exec(th, th->host->p.sleep_us, reblock_paid, th, 0);
@@ -653,10 +690,63 @@ void cpu_thread_submit(struct cpu_thread *th, cpu_item_fn fn, void *obj, uint64_
         pool_kick(th->pool); /* its wake no longer covers the shared work it was counted for */
 }
 
+static void exec_done(struct sim *s, void *obj, uint64_t ns);
+
+/* A stage's CPU is the thread's virtual runtime; min_vruntime follows the
+   least advanced of it and the run queue's head (update_min_vruntime). */
+static void sched_ran(struct cpu_host *h, struct cpu_sched_state *st, uint64_t ns)
+{
+    st->on_core = false;
+    st->vruntime += (double)ns;
+    double m = st->vruntime;
+    if (h->cores.queue.head) {
+        double q = sched_key(h->cores.queue.head->obj);
+        if (q < m)
+            m = q;
+    }
+    if (m > h->min_vruntime)
+        h->min_vruntime = m;
+}
+
+/*
+ * th, woken, starts a stage of ns when every hardware thread is taken: the
+ * running thread furthest ahead in vruntime yields its core if it leads th's
+ * by more than the wake-up granularity (check_preempt_wakeup); its stage is
+ * cut where it is and the rest queued.  Returns whether th got a core.
+ */
+static bool sched_preempt(struct cpu_host *h, struct cpu_thread *th, sim_time_t ns)
+{
+    struct cpu_sched_state *me = sched_state(th);
+    struct cpu_thread *victim = NULL;
+    struct cpu_sched_state *vs = NULL;
+    for (struct cpu_pool *p = h->pools; p; p = p->host_next)
+        for (uint32_t i = 0; p->sched && i < p->n_threads; i++) {
+            struct cpu_sched_state *st = &p->sched[i];
+            if (st->on_core && (!vs || st->vruntime > vs->vruntime)) {
+                victim = &p->threads[i];
+                vs = st;
+            }
+        }
+    if (!vs || vs->vruntime - me->vruntime <= h->wakeup_gran_ns)
+        return false;
+    sim_time_t now = sim_now(h->s);
+    bool cancelled = sim_cancel(h->s, vs->ev);
+    SIM_ASSERT(cancelled);
+    vs->on_core = false;
+    h->preemptions++;
+    sched_started(th, sim_schedule_cancellable(h->s, ns, exec_done, th, ns), now + ns);
+    me->stage_ns = ns;
+    /* the core stays taken (th's now); the victim waits for one with the rest */
+    station_submit(&h->cores, vs->stage_end > now ? vs->stage_end - now : 0, exec_done, victim, vs->stage_ns);
+    return true;
+}
+
 static void exec_done(struct sim *s, void *obj, uint64_t ns)
 {
     struct cpu_thread *th = obj;
     struct cpu_host *h = th->host;
+    if (th->pool->sched)
+        sched_ran(h, sched_state(th), ns);
     station_finish_begin(&h->cores);
     th->busy_ns += (double)ns;
     th->slice_ns += ns;
@@ -681,6 +771,13 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
        queueing, unless its timeslice is used up and others wait */
     bool holding = th->in_cont && station_can_continue(&h->cores);
     bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->timeslice_ns);
+    struct cpu_sched_state *st = th->pool->sched ? sched_state(th) : NULL;
+    bool woken = st && st->woken;
+    if (woken) { /* place_entity: a sleeper no further back than min_vruntime - latency / 2 */
+        st->woken = false;
+        if (st->vruntime < h->min_vruntime - h->sleeper_credit_ns)
+            st->vruntime = h->min_vruntime - h->sleeper_credit_ns;
+    }
     /* busy hardware threads and active cores when it starts, itself included */
     uint32_t n = h->cores.busy + (holding ? 0 : 1);
     if (n > h->n_hw_threads)
@@ -695,6 +792,11 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
         return;
     }
     th->slice_ns = 0;
+    if (st) {
+        st->stage_ns = ns;
+        if (woken && !holding && h->cores.busy >= h->cores.servers && sched_preempt(h, th, ns))
+            return;
+    }
     station_submit(&h->cores, ns, exec_done, th, ns);
 }
 
@@ -720,6 +822,8 @@ void cpu_thread_block(struct cpu_thread *th)
 static void thread_resumed(struct sim *s, void *obj, uint64_t arg)
 {
     struct cpu_thread *th = obj;
+    if (th->pool->sched)
+        sched_state(th)->woken = true;
     struct cpu_host *h = th->host;
     struct cpu_thread *prev = h->running;
     h->running = th;

@@ -76,6 +76,33 @@
 
 enum cpu_governor { CPU_GOV_PERFORMANCE, CPU_GOV_ONDEMAND, CPU_GOV_SCHEDUTIL, CPU_GOV_POWERSAVE };
 
+/*
+ * Which runnable thread gets a core when all are taken (kernel/sched/fair.c).
+ * FIFO is the model's own (the default): first come first served, a running
+ * thread keeps its core for timeslice_us.  CFS (Linux 2.6.23-6.5) and EEVDF
+ * (6.6+) keep the run queue in virtual-runtime order (CPU used, weights equal)
+ * and let a woken thread preempt a running one: place_entity puts a sleeper
+ * at no less than min_vruntime - sched_latency / 2, and check_preempt_wakeup
+ * preempts the running thread furthest ahead in vruntime when it leads the
+ * woken one by more than sysctl_sched_wakeup_granularity (CFS: 1 ms x (1 +
+ * log2 min(CPUs, 8)), the SCHED_TUNABLESCALING_LOG factor; sched_latency 6 ms
+ * x the same) or at all (EEVDF: a woken thread with lag runs first
+ * [simplification: no deadlines, no eligibility]).  The preempted thread's
+ * stage is cut where it is and its remainder queued; a woken thread is one
+ * that slept (an empty queue, a blocking wait), not one that kept its core.
+ */
+enum cpu_sched { CPU_SCHED_FIFO, CPU_SCHED_CFS, CPU_SCHED_EEVDF };
+
+/* A thread's scheduler state under CFS / EEVDF (NULL pools' array under FIFO). */
+struct cpu_sched_state {
+    double vruntime;           /* CPU ns it has used */
+    sim_time_t stage_end;      /* its stage's end, while on a core */
+    sim_time_t stage_ns;       /* that stage's length (the completion event's argument) */
+    struct sim_handle ev;      /* its completion, while on a core */
+    bool on_core;
+    bool woken;                /* slept since its last stage: placed and may preempt at the next */
+};
+
 struct cpu_params {
     uint32_t cores;             /* cores available to the daemons of one host */
     double max_clock_ghz;       /* clock under load (boost) */
@@ -91,6 +118,7 @@ struct cpu_params {
     double sleep_us;            /* CPU of going back to sleep on an empty queue (at the reference clock) */
     double work_cv;             /* spread of a stage's CPU time (cache misses, interrupts) */
     double timeslice_us;        /* a running thread keeps its core this long while others wait (CFS) */
+    enum cpu_sched sched;       /* who gets a core when all are taken (CPU_SCHED_FIFO: the model's own) */
     double busy_poll_us;        /* net.core.busy_poll: an idle epoll reader spins this long before it
                                    sleeps (0: Linux's default, off) */
     uint32_t index;             /* host index: names the host's random stream */
@@ -126,6 +154,8 @@ struct cpu_host {
     sim_time_t cross_ccx_ns;    /* cross_ccx_wake_us in ns */
     uint64_t wakeups;
     double wake_ns_total;
+    uint64_t preemptions;       /* running stages cut for a woken thread (CFS / EEVDF) */
+    double min_vruntime, sleeper_credit_ns, wakeup_gran_ns;
     uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
     struct cpu_pool *pools, *pools_tail; /* its live pools in creation order (per-thread-name figures) */
     uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
@@ -228,6 +258,7 @@ struct cpu_pool {
     struct cpu_pool *host_prev, *host_next;
     double busy_ns_at_reset;
     uint64_t wakeups_at_reset;
+    struct cpu_sched_state *sched; /* per thread under CFS / EEVDF, else NULL */
 };
 
 /* Set up a host; its tables live until sim_destroy. */
