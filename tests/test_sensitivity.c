@@ -237,6 +237,8 @@ static const struct {
     {"cost.osd_error_us", {"clone-nomap"}},
     /* the scheduler's timeslice only matters when threads wait for a core */
     {"cost.cpu_timeslice_us", {"cpu-bound"}},
+    /* and who gets the core then, and whether a woken thread preempts */
+    {"cluster.cpu_scheduler", {"cpu-bound"}},
     /* messages between processes of one host */
     {"cost.tcp_loopback_us", {"lab"}},
     /* PM QoS excludes states only near their exit latency */
