@@ -715,8 +715,6 @@ static void kv_synced(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
     }
 }
 
-/* The device completed what kv_sync sleeps on: wake it (its own queue: the
-   completion's interrupt wakes the thread waiting in the syscall) to run fn. */
 /*
  * The flush's sleeps past the first (hw.nvme.flush_sleeps - 1 on average;
  * 0 on a block device): an fdatasync on a file in a journaling filesystem
@@ -751,6 +749,8 @@ static void kv_wal_synced(struct sim *s, struct cpu_thread *th, void *obj, uint6
     after_flush_sleeps(s, th, obj, kv_synced);
 }
 
+/* The device completed what kv_sync sleeps on: wake it (its own queue: the
+   completion's interrupt wakes the thread waiting in the syscall) to run fn. */
 static void kv_wake_synced(struct sim *s, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;

@@ -735,7 +735,6 @@ static bool sched_preempt(struct cpu_host *h, struct cpu_thread *th, sim_time_t 
     vs->on_core = false;
     h->preemptions++;
     sched_started(th, sim_schedule_cancellable(h->s, ns, exec_done, th, ns), now + ns);
-    me->stage_ns = ns;
     /* the core stays taken (th's now); the victim waits for one with the rest */
     station_submit(&h->cores, vs->stage_end > now ? vs->stage_end - now : 0, exec_done, victim, vs->stage_ns);
     return true;
@@ -787,16 +786,15 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     double jitter = h->jitter ? h->jitter[sim_taus2_get(&th->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
+    if (st)
+        st->stage_ns = ns; /* a preempted stage's completion carries its whole length */
     if (keep) {
         station_submit_continue(&h->cores, ns, exec_done, th, ns);
         return;
     }
     th->slice_ns = 0;
-    if (st) {
-        st->stage_ns = ns;
-        if (woken && !holding && h->cores.busy >= h->cores.servers && sched_preempt(h, th, ns))
-            return;
-    }
+    if (woken && !holding && h->cores.busy >= h->cores.servers && sched_preempt(h, th, ns))
+        return;
     station_submit(&h->cores, ns, exec_done, th, ns);
 }
 
