@@ -40,16 +40,17 @@ struct station {
     uint32_t servers, busy;
     bool handoff_pending;            /* a done callback is running: its server is still held */
     bool direct;                     /* done callbacks are the completion events (station_init_direct) */
+    /* optional, beside what every start reads: the queue kept in ascending
+       key(obj), ties in arrival order (a run queue by virtual runtime), and for
+       a direct station the handle of each job's completion as it starts, so
+       that it can be cut short */
+    void (*on_start)(void *obj, struct sim_handle h, sim_time_t end);
+    double (*key)(const void *obj);
     struct waitlist queue;
     uint64_t completed;
     struct tavg busy_avg, queue_avg; /* servers busy, jobs waiting */
     uint64_t wait_n;
     double wait_sum_ns;              /* time queued before service */
-    /* optional: the queue kept in ascending key(obj), ties in arrival order
-       (a run queue by virtual runtime), and for a direct station the handle
-       of each job's completion as it starts, so that it can be cut short */
-    double (*key)(const void *obj);
-    void (*on_start)(void *obj, struct sim_handle h, sim_time_t end);
 };
 
 void station_init(struct station *st, struct sim *s, uint32_t servers);

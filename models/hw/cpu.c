@@ -392,7 +392,7 @@ static void thread_woken(struct sim *s, void *obj, uint64_t arg)
 {
     struct cpu_thread *th = obj;
     th->waking = false;
-    if (th->pool->sched)
+    if (th->host->cores.on_start) /* CFS / EEVDF */
         sched_state(th)->woken = true;
     if (arg && th->host->p.sleep_us > 0) {
         th->busy = true;
@@ -740,11 +740,27 @@ static bool sched_preempt(struct cpu_host *h, struct cpu_thread *th, sim_time_t 
     return true;
 }
 
+/* cpu_exec's part under CFS / EEVDF, out of the FIFO path: a woken thread is
+   placed (place_entity: no further back than min_vruntime - latency / 2) and
+   may preempt; true when th got a core that way. */
+static __attribute__((noinline)) bool sched_exec(struct cpu_host *h, struct cpu_thread *th, bool holding,
+                                                 sim_time_t ns)
+{
+    struct cpu_sched_state *st = sched_state(th);
+    st->stage_ns = ns; /* a preempted stage's completion carries its whole length */
+    if (!st->woken)
+        return false;
+    st->woken = false;
+    if (st->vruntime < h->min_vruntime - h->sleeper_credit_ns)
+        st->vruntime = h->min_vruntime - h->sleeper_credit_ns;
+    return !holding && h->cores.busy >= h->cores.servers && sched_preempt(h, th, ns);
+}
+
 static void exec_done(struct sim *s, void *obj, uint64_t ns)
 {
     struct cpu_thread *th = obj;
     struct cpu_host *h = th->host;
-    if (th->pool->sched)
+    if (__builtin_expect(h->cores.on_start != NULL, 0)) /* CFS / EEVDF: beside the station's count */
         sched_ran(h, sched_state(th), ns);
     station_finish_begin(&h->cores);
     th->busy_ns += (double)ns;
@@ -770,13 +786,6 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
        queueing, unless its timeslice is used up and others wait */
     bool holding = th->in_cont && station_can_continue(&h->cores);
     bool keep = holding && (h->cores.queue.len == 0 || (double)th->slice_ns < h->timeslice_ns);
-    struct cpu_sched_state *st = th->pool->sched ? sched_state(th) : NULL;
-    bool woken = st && st->woken;
-    if (woken) { /* place_entity: a sleeper no further back than min_vruntime - latency / 2 */
-        st->woken = false;
-        if (st->vruntime < h->min_vruntime - h->sleeper_credit_ns)
-            st->vruntime = h->min_vruntime - h->sleeper_credit_ns;
-    }
     /* busy hardware threads and active cores when it starts, itself included */
     uint32_t n = h->cores.busy + (holding ? 0 : 1);
     if (n > h->n_hw_threads)
@@ -786,15 +795,15 @@ void cpu_exec(struct cpu_thread *th, double work_us, cpu_item_fn cont, void *obj
     double jitter = h->jitter ? h->jitter[sim_taus2_get(&th->rng) % CPU_JITTER_LEVELS] : 1;
     sim_time_t ns = (sim_time_t)(work_us * jitter * 1e3 * h->ref_clock_ghz / ghz + 0.5);
     th->in_cont = false;
-    if (st)
-        st->stage_ns = ns; /* a preempted stage's completion carries its whole length */
+    if (__builtin_expect(h->cores.on_start != NULL, 0) && sched_exec(h, th, holding, ns)) {
+        th->slice_ns = 0;
+        return;
+    }
     if (keep) {
         station_submit_continue(&h->cores, ns, exec_done, th, ns);
         return;
     }
     th->slice_ns = 0;
-    if (woken && !holding && h->cores.busy >= h->cores.servers && sched_preempt(h, th, ns))
-        return;
     station_submit(&h->cores, ns, exec_done, th, ns);
 }
 
@@ -820,7 +829,7 @@ void cpu_thread_block(struct cpu_thread *th)
 static void thread_resumed(struct sim *s, void *obj, uint64_t arg)
 {
     struct cpu_thread *th = obj;
-    if (th->pool->sched)
+    if (th->host->cores.on_start) /* CFS / EEVDF */
         sched_state(th)->woken = true;
     struct cpu_host *h = th->host;
     struct cpu_thread *prev = h->running;
