@@ -13,6 +13,19 @@ void waitlist_push(struct waitlist *l, struct sim_waiter *w)
     l->len++;
 }
 
+void waitlist_insert_by_key(struct waitlist *l, struct sim_waiter *w, double (*key)(const void *obj))
+{
+    double k = key(w->obj);
+    struct sim_waiter **pp = &l->head;
+    while (*pp && key((*pp)->obj) <= k)
+        pp = &(*pp)->next;
+    w->next = *pp;
+    *pp = w;
+    if (!w->next)
+        l->tail = w;
+    l->len++;
+}
+
 struct sim_waiter *waitlist_pop(struct waitlist *l)
 {
     struct sim_waiter *w = l->head;
@@ -147,19 +160,11 @@ void station_submit(struct station *st, sim_time_t service, sim_event_fn done, v
         st->busy++;
         tavg_set(&st->busy_avg, sim_now(st->s), st->busy);
         station_start(st, w);
-    } else if (st->key) {
-        double k = st->key(obj);
-        struct sim_waiter **pp = &st->queue.head;
-        while (*pp && st->key((*pp)->obj) <= k)
-            pp = &(*pp)->next;
-        w->next = *pp;
-        *pp = w;
-        if (!w->next)
-            st->queue.tail = w;
-        st->queue.len++;
-        tavg_set(&st->queue_avg, sim_now(st->s), st->queue.len);
     } else {
-        waitlist_push(&st->queue, w);
+        if (st->key)
+            waitlist_insert_by_key(&st->queue, w, st->key);
+        else
+            waitlist_push(&st->queue, w);
         tavg_set(&st->queue_avg, sim_now(st->s), st->queue.len);
     }
 }

@@ -31,6 +31,8 @@ struct waitlist {
 };
 
 void waitlist_push(struct waitlist *l, struct sim_waiter *w);
+/* w after every waiter whose key(obj) is <= its own (a list kept in key order, ties FIFO). */
+void waitlist_insert_by_key(struct waitlist *l, struct sim_waiter *w, double (*key)(const void *obj));
 struct sim_waiter *waitlist_pop(struct waitlist *l);
 
 /* ---- station: c-server FIFO ---- */
