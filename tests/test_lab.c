@@ -204,6 +204,8 @@ struct deferred_counts {
     double deferred;         /* bluestore_write_deferred: the writes deferred */
     double done;             /* state_deferred_aio_wait_lat's count: deferred writes on the device and
                                 done (those still queued for a batch at the dump left out) */
+    double submitted;        /* state_deferred_queued_lat's count: deferred writes whose batch
+                                _deferred_submit_unlock issued, counted where it counts its aio_writes */
     double big_deferred;     /* bluestore_write_big_deferred */
     double small;            /* bluestore_write_small */
     double iops;             /* the model's: fio's write IOPS */
@@ -249,6 +251,8 @@ static struct deferred_counts lab6_run(const char *run)
         d.small += counter(b, "bluestore_write_small", path);
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(b, "state_deferred_aio_wait_lat");
         d.done += counter(w, "avgcount", path);
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(b, "state_deferred_queued_lat");
+        d.submitted += counter(q, "avgcount", path);
         cJSON_Delete(root);
     }
     return d;
@@ -268,6 +272,7 @@ static struct deferred_counts model_run(const char *scenario, const char *rw)
         d.big_deferred += (double)bp->bluestore_write_big_deferred;
         d.small += (double)bp->bluestore_write_small;
         d.done += (double)bp->state_deferred_aio_wait_lat.avgcount;
+        d.submitted += (double)bp->state_deferred_queued_lat.avgcount;
     }
     const struct job_result *jr = cluster_job_results(c);
     d.iops = (double)jr[0].dir[FIO_DDIR_WRITE].total_ios / ((double)jr[0].runtime_ns / 1e9);
@@ -352,11 +357,14 @@ static void test_lab7_ec_rollforward(void **state)
 }
 
 /*
- * Device writes per deferred write done, real (tests/data/lab6: 16.2.15, 3
+ * Device writes per deferred write submitted, real (tests/data/lab6: 16.2.15, 3
  * OSDs, every write deferred, QD=16, 3 runs of 20 s each) against the model
- * on scenarios/lab2.json with the same settings; "done" is
- * state_deferred_aio_wait_lat's count, which leaves out the writes still
- * waiting for a batch at the dump (fewer than 16 per OSD).  BlueStore writes a batch's
+ * on scenarios/lab2.json with the same settings; "submitted" is
+ * state_deferred_queued_lat's count, which _deferred_submit_unlock takes
+ * where it counts the aio_writes (deferred_write_ops), so that a batch cut
+ * by the measured window counts in both or in neither (the real counters
+ * start with the run, the model's after its warm-up, while the bstore_aio
+ * thread may still owe a batch its reap).  BlueStore writes a batch's
  * physically contiguous runs as one aio_write each (_deferred_submit_unlock):
  * random 4 KiB writes stay one device write each (real 0.9999: at most
  * one adjacent pair per OSD and run), a sequential stream merges a
@@ -385,7 +393,8 @@ static void test_lab6_deferred_batching(void **state)
             assert_true(d.deferred > 10000);
             assert_true(d.big_deferred == d.deferred && d.small == 0);
             assert_true(d.done <= d.deferred && d.done > d.deferred - 3 * 16);
-            real += d.device_writes / d.done / 3;
+            assert_true(d.submitted >= d.done && d.submitted <= d.deferred);
+            real += d.device_writes / d.submitted / 3;
         }
         struct deferred_counts m = model_run("scenarios/lab2.json", cases[k].rw);
         assert_true(m.deferred > 1000);
@@ -393,8 +402,9 @@ static void test_lab6_deferred_batching(void **state)
         /* cut by the measured interval at both ends: batches queued in the warm-up
            done after it, and the last ones still queued */
         assert_true(fabs(m.done - m.deferred) < 3 * 2 * 16);
-        double sim = m.device_writes / m.done;
-        print_message("lab6 %s: device writes per deferred write real %.4f, simulated %.4f\n", cases[k].run_prefix,
+        double sim = m.device_writes / m.submitted;
+        print_message("lab6 %s: device writes per deferred write submitted real %.4f, simulated %.4f\n",
+                      cases[k].run_prefix,
                       real, sim);
         if (fabs(sim - real) > cases[k].tol)
             fail_msg("%s: %.4f device writes per deferred write, real %.4f", cases[k].run_prefix, sim, real);
@@ -402,11 +412,15 @@ static void test_lab6_deferred_batching(void **state)
     /* The stream keeps one PG's shard busy and saves the threads' sleep/wake
        cycles (tp_osd_tp 8.9 against 20.4 per write): 717 against 473 IOPS
        real (1.52).  Only a model that charges the cycles CPU can run it
-       faster: scenarios/lab5.json 1.08 (lab2.json, charging none, 0.95). */
+       faster, and random deferred writes pay kv_final one aio_write each
+       where the stream pays one per 16 (tests/data/lab6: 243 against 128.5 us
+       of kv_final CPU per write): scenarios/lab5.json 1.11 with its measured
+       cost.bluestore_deferred_aio_us (37 us; 1.07 at the reference 4 us,
+       1.08 before the cost; lab2.json, charging no sleeps, 0.95). */
     double rnd = model_run("scenarios/lab5.json", "fio.rw=randwrite").iops;
     double seq = model_run("scenarios/lab5.json", "fio.rw=write").iops;
     print_message("lab6 on scenarios/lab5.json: sequential over random IOPS %.2f (real 1.52)\n", seq / rnd);
-    assert_true(seq > 1.03 * rnd);
+    assert_true(seq > 1.09 * rnd);
 }
 
 /* A directory without captures is an error naming it, not an empty pass. */

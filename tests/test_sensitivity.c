@@ -208,6 +208,7 @@ static const struct {
     {"ceph.bluestore_prefer_deferred_size_ssd", {"qd1"}},
     {"ceph.bluestore_deferred_batch_ops_ssd", {"deferred"}},
     {"cost.bluestore_deferred_us", {"deferred"}},
+    {"cost.bluestore_deferred_aio_us", {"deferred"}},
     {"ceph.bluestore_throttle_bytes", {"throttled"}},
     {"ceph.bluestore_throttle_cost_per_io_ssd", {"throttled"}},
     /* rocksdb and bdev entries count per 4 and 3 levels */

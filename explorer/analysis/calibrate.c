@@ -80,7 +80,7 @@ static const struct member m_osd[] = {
 static const struct member m_bluestore[] = {
     {M_COST, "bluestore_prepare_us"},   {M_COST, "bluestore_read_us"},   {M_COST, "bluestore_aio_us"},
     {M_COST, "bluestore_kv_submit_us"}, {M_COST, "bluestore_kv_sync_us"}, {M_COST, "bluestore_kv_final_us"},
-    {M_COST, "bluestore_deferred_us"},  {0, NULL}};
+    {M_COST, "bluestore_deferred_us"},  {M_COST, "bluestore_deferred_aio_us"}, {0, NULL}};
 static const struct member m_wake[] = {{M_COST, "thread_wake_us"}, {0, NULL}};
 static const struct member m_nvme_write[] = {{M_NVME_WRITE, "write_latency_us"}, {0, NULL}};
 static const struct member m_nvme_flush[] = {{M_NVME_FLUSH, "flush_latency_us"}, {0, NULL}};

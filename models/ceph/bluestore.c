@@ -21,12 +21,20 @@
  *    the kv_sync thread's profile, cost.rocksdb_memtable_insert_us);
  *  - ONE bstore_kv_final thread runs _txc_committed_kv for the batch and hands
  *    each commit callback to the PG's shard (store_env.committed: osd_txc_committed);
- *  - deferred writes are written to their final place after the commit, in
- *    batches of bluestore_deferred_batch_ops_ssd, off the critical path, one
- *    random device write per physically contiguous run of a batch
- *    (_deferred_submit_unlock: one aio_write per run of the iomap); a
- *    deferred txc holds bluestore_throttle_deferred_bytes from queue time
- *    until its deferred write is done (BlueStoreThrottle);
+ *  - deferred writes are written to their final place after the commit, off
+ *    the critical path: kv_final queues each txc in its PG's OpSequencer's
+ *    DeferredBatch and, at bluestore_deferred_batch_ops_ssd txcs in all,
+ *    deferred_try_submit issues every sequencer's batch
+ *    (_deferred_submit_unlock, on kv_final: one aio_write per physically
+ *    contiguous run of the batch's iomap, cost.bluestore_deferred_aio_us
+ *    each, then one aio_submit); the bstore_aio thread reaps each batch
+ *    (_deferred_aio_finish); a deferred txc holds
+ *    bluestore_throttle_deferred_bytes from queue time until then
+ *    (BlueStoreThrottle); its record (the PREFIX_DEFERRED key its commit
+ *    wrote) is removed by a later kv_sync cycle: done batches become stable
+ *    with the next commit (or at once when that cycle flushes the device),
+ *    stable ones lose their keys in the commit after, and kv_final then
+ *    finishes their txcs (state_deferred_cleanup_lat);
  *  - the WAL append is a sequential write, data and deferred writes random;
  *    a read at the address the OSD gives (store_txc.addr) is sequential
  *    when it follows on from the device's previous read;
@@ -105,19 +113,33 @@ struct data_cache {
    known (no image extent), so it joins no neighbour. */
 struct deferred_extent {
     uint64_t addr, len;
+    uint64_t cost;             /* its txc's throttle cost */
+    struct store_seq *osr;     /* its PG's OpSequencer: one DeferredBatch each */
     sim_time_t t_queued;       /* _deferred_queue: state_deferred_queued_lat from here */
+    uint32_t rank;             /* its sequencer's place in this submit (deferred_queue order) */
     bool addr_known;
 };
 
-/* A batch on the device: its writes still out, and what its txcs give back
-   to the deferred throttle when the last is done (_deferred_aio_finish). */
+/* One OpSequencer's DeferredBatch: its runs (one aio_write each), what its
+   txcs give back to the deferred throttle when the last is done
+   (_deferred_aio_finish), then, done, stable and finalized, its txcs'
+   cleanup. */
 struct deferred_batch {
     struct bluestore *bs;
-    struct deferred_batch *next_free;
+    struct deferred_batch *next;     /* the list it is on: submitting, done, stable, free */
     struct deferred_batch *next_all; /* every batch the store made (freed with it) */
     uint64_t cost;
+    uint32_t *run_bytes;             /* its runs' sizes until aio_submit */
+    uint32_t n_runs, cap_runs;
     sim_time_t t_submit;       /* aio_submit: state_deferred_aio_wait_lat from here */
+    sim_time_t t_done;         /* _deferred_aio_finish: state_deferred_cleanup_lat from here */
     uint32_t ops, writes_left;
+};
+
+/* A FIFO of batches (deferred_done_queue, deferred_stable_queue...). */
+struct batch_list {
+    struct deferred_batch *head, *tail;
+    uint32_t txcs;             /* the txcs of its batches */
 };
 
 struct bluestore {
@@ -148,8 +170,16 @@ struct bluestore {
     uint32_t deferred_pending_ops, deferred_aggressive;
     struct deferred_extent *deferred_ext; /* the queued txcs' extents (DeferredBatch::iomap) */
     uint32_t deferred_n, deferred_cap;
-    struct deferred_batch *deferred_free; /* batches written, for reuse */
+    uint32_t deferred_osrs;               /* sequencers with extents queued (their ranks) */
+    struct deferred_batch *deferred_free; /* batches finalized, for reuse */
     struct deferred_batch *deferred_all;
+    struct batch_list deferred_done;      /* deferred_done_queue: written, reaped by bstore_aio */
+    struct batch_list deferred_stable;    /* deferred_stable_queue: made stable by the last commit */
+    struct batch_list cycle_stable;       /* the running kv cycle's: their keys go in its commit */
+    struct batch_list cycle_done;         /* the running kv cycle's done: stable once it commits */
+    struct batch_list stable_to_finalize; /* committed cleanups for kv_final */
+    struct batch_list finalizing;         /* those kv_final took when its pass began */
+    double cleanup_us;                    /* the running cycle's cleanup keys' submit CPU */
     struct bluestore_perf perf;
 };
 
@@ -465,6 +495,7 @@ static void bluestore_destroy(void *store)
     while (bs->deferred_all) {
         struct deferred_batch *b = bs->deferred_all;
         bs->deferred_all = b->next_all;
+        free(b->run_bytes);
         free(b);
     }
     free(bs);
@@ -547,99 +578,207 @@ static void seq_advance(struct bluestore *bs, struct store_seq *seq)
     }
 }
 
-/* _deferred_aio_finish, once the batch's last write is done: its txcs give
-   back their deferred throttle. */
-static void deferred_write_done(struct sim *s, void *obj, uint64_t arg)
+static void batch_list_push(struct batch_list *l, struct deferred_batch *b)
+{
+    b->next = NULL;
+    if (l->tail)
+        l->tail->next = b;
+    else
+        l->head = b;
+    l->tail = b;
+    l->txcs += b->ops;
+}
+
+/* Append src to dst; src is left empty. */
+static void batch_list_move(struct batch_list *dst, struct batch_list *src)
+{
+    if (!src->head)
+        return;
+    if (dst->tail)
+        dst->tail->next = src->head;
+    else
+        dst->head = src->head;
+    dst->tail = src->tail;
+    dst->txcs += src->txcs;
+    *src = (struct batch_list){0};
+}
+
+/* _deferred_aio_finish on the bstore_aio thread: the batch's txcs go to
+   DEFERRED_CLEANUP, give back their deferred throttle and wait in
+   deferred_done_queue for kv_sync (which is not woken for them: "it will
+   catch us on the next commit anyway"). */
+static void deferred_reaped(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct deferred_batch *b = obj;
-    if (--b->writes_left)
-        return;
     struct bluestore *bs = b->bs;
-    /* each txc of the batch: DEFERRED_AIO_WAIT -> DEFERRED_CLEANUP (the cleanup
-       itself, the deferred keys' removal in a later kv_sync cycle, is not modelled:
-       state_deferred_cleanup_lat stays empty) */
-    uint64_t wait = sim_now(s) - b->t_submit;
+    sim_time_t now = sim_now(s);
+    uint64_t wait = now - b->t_submit;
     for (uint32_t i = 0; i < b->ops; i++)
         lat_sum_add(&bs->perf.state_deferred_aio_wait_lat, wait);
     for (uint32_t i = 1; i < b->ops; i++)
         throttle_put(&bs->deferred_throttle, s, 0);
     throttle_put(&bs->deferred_throttle, s, b->cost);
-    b->next_free = bs->deferred_free;
-    bs->deferred_free = b;
+    b->t_done = now;
+    batch_list_push(&bs->deferred_done, b);
+    cpu_thread_release(th);
 }
 
+static void deferred_reap(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    struct deferred_batch *b = obj;
+    cpu_exec(th, stage(b->bs, b->bs->env.cost->bluestore_aio_us), deferred_reaped, b, 0);
+}
+
+/* One of a batch's writes is done; with the last, KernelDevice's aio thread
+   runs the batch's callback (its IOContext had them all). */
+static void deferred_write_done(struct sim *s, void *obj, uint64_t arg)
+{
+    struct deferred_batch *b = obj;
+    if (--b->writes_left)
+        return;
+    cpu_pool_submit(&b->bs->aio, CPU_PRIO_NORMAL, deferred_reap, b, 0);
+}
+
+/* Sequencers in deferred_queue order, then device offset (the iomap's key). */
 static int extent_cmp(const void *a, const void *b)
 {
     const struct deferred_extent *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
     if (x->addr_known != y->addr_known)
         return x->addr_known ? -1 : 1;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* e continues prev on the device: one aio_write covers both. */
+/* e continues prev on the device within one batch: one aio_write covers both. */
 static bool extent_joins(const struct deferred_extent *prev, const struct deferred_extent *e)
 {
-    return prev->addr_known && e->addr_known && prev->addr + prev->len == e->addr;
+    return prev->rank == e->rank && prev->addr_known && e->addr_known && prev->addr + prev->len == e->addr;
 }
 
-/* A queued deferred txc's extent (_deferred_queue: DeferredBatch::prepare_write). */
+/* A queued deferred txc's extent (_deferred_queue: its sequencer's
+   DeferredBatch::prepare_write; a sequencer joins deferred_queue with its
+   first). */
 static void deferred_queue_extent(struct bluestore *bs, const struct store_txc *t)
 {
     if (bs->deferred_n == bs->deferred_cap) {
         bs->deferred_cap = bs->deferred_cap ? 2 * bs->deferred_cap : 64;
         bs->deferred_ext = sim_xrealloc(bs->deferred_ext, bs->deferred_cap, sizeof *bs->deferred_ext);
     }
+    if (!t->seq->deferred_rank)
+        t->seq->deferred_rank = ++bs->deferred_osrs;
     bs->deferred_ext[bs->deferred_n++] = (struct deferred_extent){
-        .addr = t->addr, .len = t->deferred_bytes, .t_queued = sim_now(bs->env.s), .addr_known = t->len != 0};
+        .addr = t->addr, .len = t->deferred_bytes, .cost = t->cost, .osr = t->seq, .t_queued = sim_now(bs->env.s),
+        .rank = t->seq->deferred_rank, .addr_known = t->len != 0};
 }
 
-/*
- * deferred_try_submit -> _deferred_submit_unlock: write the queued deferred
- * txcs to their final place.  The batch's iomap is keyed by device offset;
- * each physically contiguous run is one aio_write (and one count of
- * deferred_write_ops), all of them one aio_submit.  Random 4 KiB overwrites
- * are therefore one device write each; a sequential stream's extents merge.
- */
-static void deferred_submit(struct bluestore *bs)
+static struct deferred_batch *batch_get(struct bluestore *bs)
 {
-    if (!bs->deferred_pending_ops)
-        return;
     struct deferred_batch *b = bs->deferred_free;
     if (b) {
-        bs->deferred_free = b->next_free;
-    } else { /* a few per OSD (one per batch on the device at once), kept for reuse */
+        bs->deferred_free = b->next;
+    } else { /* kept for reuse: at most the batches written, done or awaiting cleanup at once */
         b = sim_xcalloc(1, sizeof *b);
         b->next_all = bs->deferred_all;
         bs->deferred_all = b;
     }
-    sim_time_t now = sim_now(bs->env.s);
     b->bs = bs;
-    b->cost = bs->deferred_pending_cost;
-    b->ops = bs->deferred_pending_ops;
-    b->t_submit = now;
-    for (uint32_t i = 0; i < bs->deferred_n; i++)
-        lat_sum_add(&bs->perf.state_deferred_queued_lat, now - bs->deferred_ext[i].t_queued);
+    b->next = NULL;
+    b->cost = 0;
+    b->ops = b->n_runs = 0;
+    return b;
+}
+
+static void batch_add_run(struct deferred_batch *b, uint64_t bytes)
+{
+    SIM_ASSERT(bytes <= UINT32_MAX);
+    if (b->n_runs == b->cap_runs) {
+        b->cap_runs = b->cap_runs ? 2 * b->cap_runs : 4;
+        b->run_bytes = sim_xrealloc(b->run_bytes, b->cap_runs, sizeof *b->run_bytes);
+    }
+    b->run_bytes[b->n_runs++] = (uint32_t)bytes;
+}
+
+/* aio_submit of each batch of a submit: its runs go to the device. */
+static void deferred_aio_submit(struct bluestore *bs, struct deferred_batch *first)
+{
+    sim_time_t now = sim_now(bs->env.s);
+    for (struct deferred_batch *b = first, *next; b; b = next) {
+        next = b->next;
+        b->t_submit = now;
+        b->writes_left = b->n_runs;
+        for (uint32_t i = 0; i < b->n_runs; i++)
+            nvme_submit(bs->dev, NVME_WRITE, b->run_bytes[i], deferred_write_done, b, 0);
+    }
+}
+
+/*
+ * deferred_try_submit -> _deferred_submit_unlock for every sequencer with
+ * deferred writes queued: each its own DeferredBatch, whose iomap is keyed by
+ * device offset; each physically contiguous run is one aio_write (and one
+ * count of deferred_write_ops), a batch's runs one aio_submit.  Random 4 KiB
+ * overwrites are therefore one device write each; a sequential stream's
+ * extents, one PG's, merge.  Returns the batches (linked by next) and their
+ * runs; the caller issues them (deferred_aio_submit) once it has spent the
+ * CPU, or at once.
+ */
+static struct deferred_batch *deferred_build(struct bluestore *bs, uint32_t *runs)
+{
+    *runs = 0;
+    if (!bs->deferred_pending_ops)
+        return NULL;
     SIM_ASSERT(bs->deferred_n == bs->deferred_pending_ops);
-    const struct deferred_extent *x = bs->deferred_ext;
-    qsort(bs->deferred_ext, bs->deferred_n, sizeof *x, extent_cmp);
-    /* count the runs first: the batch is done when the last of them is */
-    b->writes_left = 1;
-    for (uint32_t i = 1; i < bs->deferred_n; i++)
-        b->writes_left += !extent_joins(&x[i - 1], &x[i]);
+    sim_time_t now = sim_now(bs->env.s);
+    struct deferred_extent *x = bs->deferred_ext;
+    for (uint32_t i = 0; i < bs->deferred_n; i++) {
+        lat_sum_add(&bs->perf.state_deferred_queued_lat, now - x[i].t_queued);
+        x[i].osr->deferred_rank = 0;
+    }
+    qsort(x, bs->deferred_n, sizeof *x, extent_cmp);
+    struct deferred_batch *first = NULL, *last = NULL, *b = NULL;
     for (uint32_t i = 0; i < bs->deferred_n;) {
-        uint64_t bytes = x[i].len;
-        uint32_t j = i + 1;
-        while (j < bs->deferred_n && extent_joins(&x[j - 1], &x[j]))
-            bytes += x[j++].len;
-        SIM_ASSERT(bytes <= UINT32_MAX);
+        if (!b || x[i].rank != x[i - 1].rank) {
+            b = batch_get(bs);
+            if (last)
+                last->next = b;
+            else
+                first = b;
+            last = b;
+        }
+        uint64_t bytes = 0;
+        uint32_t j = i;
+        do {
+            bytes += x[j].len;
+            b->cost += x[j].cost;
+            b->ops++;
+            j++;
+        } while (j < bs->deferred_n && extent_joins(&x[j - 1], &x[j]));
         bs->perf.deferred_write_ops++;
         bs->perf.deferred_write_bytes += bytes;
-        nvme_submit(bs->dev, NVME_WRITE, (uint32_t)bytes, deferred_write_done, b, 0);
+        batch_add_run(b, bytes);
+        ++*runs;
         i = j;
     }
     bs->deferred_n = 0;
+    bs->deferred_osrs = 0;
     bs->deferred_pending = bs->deferred_pending_cost = 0;
     bs->deferred_pending_ops = 0;
+    return first;
+}
+
+/* From a thread that does not pay for it here (a txc's wait for the deferred
+   throttle, deferred_aggressive): issued at once. */
+static void deferred_submit_now(struct bluestore *bs)
+{
+    uint32_t runs;
+    deferred_aio_submit(bs, deferred_build(bs, &runs));
+}
+
+/* kv_final after _deferred_submit_unlock's CPU: aio_submit, then its next wait. */
+static void kv_final_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
+{
+    deferred_aio_submit(obj, (struct deferred_batch *)(uintptr_t)arg);
+    cpu_thread_release(th);
 }
 
 static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
@@ -649,6 +788,17 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     sim_time_t now = sim_now(s);
     uint64_t deferred = 0, deferred_cost = 0, n = 0;
     uint32_t deferred_ops = 0;
+    /* the deferred batches whose cleanup committed: their txcs DEFERRED_CLEANUP
+       -> FINISHING (their _txc_finish's CPU is charged with their first pass,
+       cost.bluestore_kv_final_us) */
+    for (struct deferred_batch *b = bs->finalizing.head, *next; b; b = next) {
+        next = b->next;
+        for (uint32_t i = 0; i < b->ops; i++)
+            lat_sum_add(&bs->perf.state_deferred_cleanup_lat, now - b->t_done);
+        b->next = bs->deferred_free;
+        bs->deferred_free = b;
+    }
+    bs->finalizing = (struct batch_list){0};
     while (t) {
         struct store_txc *next = t->kv_next;
         lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
@@ -676,8 +826,13 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
         bs->deferred_pending_ops += deferred_ops;
         const struct throttle *dt = &bs->deferred_throttle;
         if (bs->deferred_pending_ops >= (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd ||
-            dt->bytes >= dt->max_bytes / 2 || bs->deferred_aggressive)
-            deferred_submit(bs);
+            dt->bytes >= dt->max_bytes / 2 || bs->deferred_aggressive) {
+            uint32_t runs;
+            struct deferred_batch *first = deferred_build(bs, &runs);
+            cpu_exec(th, stage(bs, runs * bs->env.cost->bluestore_deferred_aio_us), kv_final_submitted, bs,
+                     (uint64_t)(uintptr_t)first);
+            return;
+        }
     }
     cpu_thread_release(th);
 }
@@ -685,6 +840,9 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
 static void kv_final_run(struct sim *s, struct cpu_thread *th, void *obj, uint64_t arg)
 {
     struct bluestore *bs = obj;
+    /* _kv_finalize_thread swaps both lists in: the committed txcs and the
+       stable batches whose cleanup committed */
+    batch_list_move(&bs->finalizing, &bs->stable_to_finalize);
     uint32_t n = 0;
     for (struct store_txc *t = (struct store_txc *)(uintptr_t)arg; t; t = t->kv_next)
         n++;
@@ -704,6 +862,10 @@ static void kv_synced(struct sim *s, struct cpu_thread *th, void *obj, uint64_t 
         t->t_state = now;
     }
     bs->perf.kv_batches++;
+    /* the cycle's stable batches, their keys now removed, go to kv_final with
+       the batch; its done ones are stable by virtue of this commit */
+    batch_list_move(&bs->stable_to_finalize, &bs->cycle_stable);
+    batch_list_move(&bs->deferred_stable, &bs->cycle_done);
     /* hand the batch to kv_final (kv_finalize_cond) */
     cpu_pool_submit(&bs->kv_final, CPU_PRIO_NORMAL, kv_final_run, bs, (uint64_t)(uintptr_t)bs->batch);
     bs->batch = NULL;
@@ -770,7 +932,8 @@ static void kv_wal_written(struct sim *s, void *obj, uint64_t arg)
    allocations live in a file (bluestore_allocation_from_file, 17.2+). */
 static double txc_submit_us(const struct bluestore *bs, const struct store_txc *t)
 {
-    double keys = bs->kv_keys + (t->data_bytes ? bs->kv_freelist_keys : 0) +
+    /* a deferred txc also puts its bluestore_deferred_transaction_t (PREFIX_DEFERRED) */
+    double keys = bs->kv_keys + (t->data_bytes ? bs->kv_freelist_keys : 0) + (t->deferred_bytes ? 1 : 0) +
                   (t->rollback ? bs->env.cost->bluestore_ec_rollback_keys_per_txc : 0);
     return bs->env.cost->bluestore_kv_submit_us + keys * bs->memtable_key_us;
 }
@@ -782,7 +945,7 @@ static void kv_submitted(struct sim *s, struct cpu_thread *th, void *obj, uint64
     /* each txc's RocksDBStore::submit_transaction: its share of the submit CPU just spent
        (kv_submit: kv_sync_us for the cycle plus kv_submit_us per txc) */
     const struct stage_costs *k = bs->env.cost;
-    double whole = k->bluestore_kv_sync_us + bs->batch_submit_us;
+    double whole = k->bluestore_kv_sync_us + bs->batch_submit_us + bs->cleanup_us;
     sim_time_t spent = sim_now(s) - bs->t_submit;
     for (struct store_txc *t = bs->batch; t; t = t->kv_next) {
         wal += (uint64_t)bs->env.cost->bluestore_wal_bytes_per_txc + t->deferred_bytes;
@@ -816,7 +979,9 @@ static void kv_submit(struct sim *s, struct cpu_thread *th, struct bluestore *bs
     bs->batch_submit_us = 0;
     for (const struct store_txc *t = bs->batch; t; t = t->kv_next)
         bs->batch_submit_us += txc_submit_us(bs, t);
-    double cost = (bs->env.cost->bluestore_kv_sync_us + bs->batch_submit_us) * bs->rocksdb_cpu;
+    /* "cleanup sync deferred keys": synct->rm_single_key of each stable txc's record */
+    bs->cleanup_us = bs->cycle_stable.txcs * bs->memtable_key_us;
+    double cost = (bs->env.cost->bluestore_kv_sync_us + bs->batch_submit_us + bs->cleanup_us) * bs->rocksdb_cpu;
     cpu_exec(th, stage(bs, cost) + (double)syscall_ns / 1e3, kv_submitted, bs, 0);
 }
 
@@ -852,6 +1017,13 @@ static void kv_cycle(struct sim *s, struct cpu_thread *th, void *obj, uint64_t a
         lat_sum_add(&bs->perf.state_kv_queued_lat, now - t->t_state);
         t->t_state = now;
     }
+    /* deferred_done.swap(deferred_done_queue), deferred_stable.swap(deferred_stable_queue);
+       on BlueFS's single shared device a cycle flushes the device only for
+       data aios, and then its done batches are stable at once */
+    batch_list_move(&bs->cycle_done, &bs->deferred_done);
+    batch_list_move(&bs->cycle_stable, &bs->deferred_stable);
+    if (bs->aios_since_flush)
+        batch_list_move(&bs->cycle_stable, &bs->cycle_done);
     if (bs->aios_since_flush && !bs->dev->p.plp) {
         bs->aios_since_flush = false;
         /* bdev->flush(): fdatasync with a volatile cache to flush, asleep until done */
@@ -945,7 +1117,7 @@ static bool txc_deferred_get(struct sim *s, struct bluestore *bs, struct store_t
     if (!t->deferred_bytes || throttle_get(&bs->deferred_throttle, s, t->cost, txc_deferred_throttled, t, arg))
         return true;
     bs->deferred_aggressive++;
-    deferred_submit(bs);
+    deferred_submit_now(bs);
     return false;
 }
 

@@ -223,7 +223,14 @@ const struct param_def stage_cost_params[] = {
     C(bluestore_kv_final_us, 8, "kv_final: _txc_committed_kv + _txc_finish per txc"),
     {"bluestore_wal_bytes_per_txc", PARAM_DOUBLE, COST(bluestore_wal_bytes_per_txc), 0, 1e7, 2048,
      NULL, NULL, "bytes", "RocksDB WAL record per txc (onode, OI/SnapSet, pg log, freelist) [est]"},
-    C(bluestore_deferred_us, 10, "deferred write submit per txc (bluestore_prefer_deferred_size)"),
+    C(bluestore_deferred_us, 10, "a deferred write's prepare per txc, on the submitting thread: _do_write's "
+      "deferred op and the bluestore_deferred_transaction_t encoded into the txc's keys (queue_transactions; "
+      "bluestore_prefer_deferred_size, min_alloc_size)"),
+    C(bluestore_deferred_aio_us, 4, "_deferred_submit_unlock on bstore_kv_final, per aio_write it issues (one per "
+      "physically contiguous run of an OpSequencer's DeferredBatch): the iomap walk, the run's bufferlist and "
+      "iocb, its share of aio_submit (io_submit); [est] as cost.bluestore_aio_us on bare metal; 37 us measured "
+      "on the lab VM (tests/data/lab6: bstore_kv_final CPU, random against sequential deferred writes, less "
+      "their wake-ups, per run)"),
     C(rocksdb_background_us_per_txc, 79, "RocksDB memtable flush + compaction CPU per txc, on the background threads "
       "(off the commit path; with kv_sync's share brings a replicated write to ~285 us of OSD CPU at high load, "
       "ceph.io 2022; 90 until the memtable inserts were charged to kv_sync: 11 us, Pacific's default 10 keys at 256 MiB, "

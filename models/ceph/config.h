@@ -125,7 +125,7 @@ struct stage_costs {
     /* BlueStore */
     double bluestore_prepare_us, bluestore_read_us, bluestore_aio_us, bluestore_read_reap_us, bluestore_kv_submit_us,
         bluestore_kv_sync_us, bluestore_kv_final_us, bluestore_wal_bytes_per_txc,
-        bluestore_deferred_us, rocksdb_background_us_per_txc;
+        bluestore_deferred_us, bluestore_deferred_aio_us, rocksdb_background_us_per_txc;
     /* RocksDB's memtable inserts on kv_sync, per key of a txc */
     double rocksdb_memtable_insert_us, rocksdb_memtable_cached_bytes;
     double bluestore_kv_keys_per_txc, bluestore_freelist_keys_per_txc;

@@ -26,6 +26,8 @@ struct store_txc;
 /* A PG's (collection's) OpSequencer: its transactions reach the KV store in order. */
 struct store_seq {
     struct store_txc *head, *tail;
+    uint32_t deferred_rank;     /* BlueStore: its place among the sequencers with deferred writes
+                                   queued for the next submit (0: none queued) */
 };
 
 /* A transaction context (BlueStore's TransContext), embedded in the op it commits. */
