@@ -313,6 +313,82 @@ static void test_scheduler_wakeup_preemption(void **state)
         }
 }
 
+/* Two long stages, the second on the kept core; records when the second ends. */
+struct victim_run {
+    sim_time_t end[3];
+};
+
+static void v_second_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t tag)
+{
+    ((struct victim_run *)obj)->end[tag] = sim_now(s);
+    cpu_thread_release(th);
+}
+
+static void v_first_done(struct sim *s, struct cpu_thread *th, void *obj, uint64_t tag)
+{
+    cpu_exec(th, 2000, v_second_done, obj, tag);
+}
+
+static void v_item(struct sim *s, struct cpu_thread *th, void *obj, uint64_t tag)
+{
+    if (tag == 2)
+        cpu_exec(th, 100, v_second_done, obj, tag);
+    else
+        cpu_exec(th, 1000, v_first_done, obj, tag);
+}
+
+struct v_submit {
+    struct cpu_pool *pool;
+    struct victim_run *r;
+    uint64_t tag;
+};
+
+static void v_submit_ev(struct sim *s, void *obj, uint64_t arg)
+{
+    struct v_submit *x = obj;
+    cpu_pool_submit(x->pool, CPU_PRIO_NORMAL, v_item, x->r, x->tag);
+}
+
+/*
+ * The victim of a preempting wake-up under EEVDF, on two cores: x and y
+ * (pools made in that order), woken at 0 (5 us: their cores had not idled
+ * past C1's residency), each run 1,000 us and go on with 2,000 on their kept
+ * core, y started first; z, fresh (vruntime 0), is woken at 1,500 us and
+ * wants 100 from 1,505.  x and y lead it by the same 1 ms, and of equals the
+ * model takes the thread the host made first (as the scan over its pools in
+ * creation order it replaces did): x, whose stage is cut with 1,500 us left
+ * and ends at 1,605 + 1,500 = 3,105 us, while y's ends where it would have,
+ * 5 + 3,000 = 3,005 us (the list of running threads holds y before x then).
+ */
+static void test_scheduler_victim_ties(void **state)
+{
+    struct sim *s = sim_create(4);
+    struct cpu_host h;
+    struct cpu_params p = c1_params();
+    p.cores = 2;
+    p.sched = CPU_SCHED_EEVDF;
+    cpu_host_init(&h, s, &p);
+    struct cpu_pool x, y, z;
+    cpu_pool_init(&x, &h, "x", 1);
+    cpu_pool_init(&y, &h, "y", 1);
+    cpu_pool_init(&z, &h, "z", 1);
+    struct victim_run r = {{0}};
+    struct v_submit sy = {&y, &r, 1}, sx = {&x, &r, 0}, sz = {&z, &r, 2};
+    sim_schedule(s, 0, v_submit_ev, &sy, 0);
+    sim_schedule(s, 0, v_submit_ev, &sx, 0);
+    sim_schedule(s, 1500000, v_submit_ev, &sz, 0);
+    sim_run(s, SIM_TIME_MAX);
+    assert_int_equal(h.preemptions, 1);
+    assert_int_equal(r.end[2], 1605000);
+    assert_int_equal(r.end[1], 3005000);
+    assert_int_equal(r.end[0], 3105000);
+    assert_int_equal(h.n_on_core, 0);
+    cpu_pool_fini(&x);
+    cpu_pool_fini(&y);
+    cpu_pool_fini(&z);
+    sim_destroy(s);
+}
+
 /* ---- pool dispatch order ---- */
 
 /* A 1-thread pool busy with a 10 us blocker (tag 0) from t=0; returns at t=1 us. */
@@ -1245,6 +1321,7 @@ int main(void)
         cmocka_unit_test(test_wake_latency_through_pool),
         cmocka_unit_test(test_sleep_cpu_off_the_path),
         cmocka_unit_test(test_scheduler_wakeup_preemption),
+        cmocka_unit_test(test_scheduler_victim_ties),
         cmocka_unit_test(test_pool_fifo),
         cmocka_unit_test(test_pool_priorities),
         cmocka_unit_test(test_pool_private_first),

@@ -35,10 +35,24 @@ static double sched_key(const void *obj)
 
 static void sched_started(void *obj, struct sim_handle ev, sim_time_t end)
 {
-    struct cpu_sched_state *st = sched_state(obj);
+    struct cpu_thread *th = obj;
+    struct cpu_host *h = th->host;
+    struct cpu_sched_state *st = sched_state(th);
     st->ev = ev;
     st->stage_end = end;
     st->on_core = true;
+    SIM_ASSERT(h->n_on_core < h->n_hw_threads);
+    st->core_slot = h->n_on_core;
+    h->on_core[h->n_on_core++] = th;
+}
+
+/* st's stage left its core (done, or cut by a preemption). */
+static void sched_off_core(struct cpu_host *h, struct cpu_sched_state *st)
+{
+    st->on_core = false;
+    struct cpu_thread *last = h->on_core[--h->n_on_core];
+    h->on_core[st->core_slot] = last;
+    sched_state(last)->core_slot = st->core_slot;
 }
 
 void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p)
@@ -68,6 +82,7 @@ void cpu_host_init(struct cpu_host *h, struct sim *s, const struct cpu_params *p
         h->wakeup_gran_ns = p->sched == CPU_SCHED_CFS ? 1e6 * factor : 0;
         h->cores.key = sched_key;
         h->cores.on_start = sched_started;
+        h->on_core = sim_alloc(s, h->p.threads, sizeof *h->on_core);
     }
     h->busy_poll_ns = (sim_time_t)llround(h->p.busy_poll_us * 1e3);
     h->util_t = sim_now(s);
@@ -293,8 +308,11 @@ void cpu_pool_init(struct cpu_pool *p, struct cpu_host *h, const char *name, uin
         h->pools = p;
     h->pools_tail = p;
     p->threads = sim_xcalloc_aligned(n_threads, sizeof *p->threads, 64);
-    if (h->p.sched != CPU_SCHED_FIFO)
+    if (h->p.sched != CPU_SCHED_FIFO) {
         p->sched = sim_xcalloc(n_threads, sizeof *p->sched);
+        for (uint32_t i = 0; i < n_threads; i++)
+            p->sched[i].order = h->n_threads + i;
+    }
     /*
      * A thread's stream id: host | the pool's creation order on it | thread.
      * The 32-bit index holds 4,096 pools per host; a host running more (fio
@@ -696,7 +714,7 @@ static void exec_done(struct sim *s, void *obj, uint64_t ns);
    least advanced of it and the run queue's head (update_min_vruntime). */
 static void sched_ran(struct cpu_host *h, struct cpu_sched_state *st, uint64_t ns)
 {
-    st->on_core = false;
+    sched_off_core(h, st);
     st->vruntime += (double)ns;
     double m = st->vruntime;
     if (h->cores.queue.head) {
@@ -719,20 +737,20 @@ static bool sched_preempt(struct cpu_host *h, struct cpu_thread *th, sim_time_t 
     struct cpu_sched_state *me = sched_state(th);
     struct cpu_thread *victim = NULL;
     struct cpu_sched_state *vs = NULL;
-    for (struct cpu_pool *p = h->pools; p; p = p->host_next)
-        for (uint32_t i = 0; p->sched && i < p->n_threads; i++) {
-            struct cpu_sched_state *st = &p->sched[i];
-            if (st->on_core && (!vs || st->vruntime > vs->vruntime)) {
-                victim = &p->threads[i];
-                vs = st;
-            }
+    /* the running thread furthest ahead; of equals, the first the host made */
+    for (uint32_t i = 0; i < h->n_on_core; i++) {
+        struct cpu_sched_state *st = sched_state(h->on_core[i]);
+        if (!vs || st->vruntime > vs->vruntime || (st->vruntime == vs->vruntime && st->order < vs->order)) {
+            victim = h->on_core[i];
+            vs = st;
         }
+    }
     if (!vs || vs->vruntime - me->vruntime <= h->wakeup_gran_ns)
         return false;
     sim_time_t now = sim_now(h->s);
     bool cancelled = sim_cancel(h->s, vs->ev);
     SIM_ASSERT(cancelled);
-    vs->on_core = false;
+    sched_off_core(h, vs);
     h->preemptions++;
     sched_started(th, sim_schedule_cancellable(h->s, ns, exec_done, th, ns), now + ns);
     /* the core stays taken (th's now); the victim waits for one with the rest */

@@ -99,6 +99,8 @@ struct cpu_sched_state {
     sim_time_t stage_end;      /* its stage's end, while on a core */
     sim_time_t stage_ns;       /* that stage's length (the completion event's argument) */
     struct sim_handle ev;      /* its completion, while on a core */
+    uint32_t core_slot;        /* its place in its host's on_core list, while on a core */
+    uint32_t order;            /* its host's thread creation order (the victim ties' tie-break) */
     bool on_core;
     bool woken;                /* slept since its last stage: placed and may preempt at the next */
 };
@@ -156,6 +158,9 @@ struct cpu_host {
     double wake_ns_total;
     uint64_t preemptions;       /* running stages cut for a woken thread (CFS / EEVDF) */
     double min_vruntime, sleeper_credit_ns, wakeup_gran_ns;
+    struct cpu_thread **on_core; /* CFS / EEVDF: the threads running a stage (at most one per
+                                    hardware thread), where a preempting wake-up looks for its victim */
+    uint32_t n_on_core;
     uint32_t n_pools;           /* pools created on this host (names their threads' streams) */
     struct cpu_pool *pools, *pools_tail; /* its live pools in creation order (per-thread-name figures) */
     uint32_t n_threads;         /* threads created on this host (places them on CCXs) */
