@@ -121,6 +121,10 @@ static void lab_capture(void **state)
     assert_true(at(s, "ceph", "osd_memory_target")->valuedouble == 2147483648.0);
     assert_true(has_note(&r, "assumed: the workload"));
     assert_true(has_note(&r, "taken: bluestore_debug_enforce_settings=ssd"));
+    /* its OSDs ran kernel 6.18.44: EEVDF */
+    assert_string_equal(at(s, "cluster", "cpu_scheduler")->valuestring, "eevdf");
+    assert_true(has_note(&r, "taken: kernel 6.18.44-fc-v1045 (osd metadata kernel_version): cluster.cpu_scheduler "
+                             "eevdf"));
     /* the scenario loads where it is written, its CRUSH map found relative to it */
     if (jsonu_write_file(out, s, &err) < 0)
         fail_msg("%s", err.msg);
@@ -269,8 +273,8 @@ static void kit_capture(void **state)
 }
 
 /* A cluster of another shape, written by hand from the Ceph commands' formats. */
-static void make_cluster(const char *dir, const char *cpu, const char *ids, const char *addr, const char *store,
-                         int pool_type, const char *config)
+static void make_cluster_kernel(const char *dir, const char *cpu, const char *ids, const char *addr,
+                                const char *store, int pool_type, const char *config, const char *kernel)
 {
     assert_int_equal(mkdir(dir, 0777), 0);
     copy_file(LAB "/osd_crush_dump.json", dir, "osd_crush_dump.json");
@@ -285,13 +289,20 @@ static void make_cluster(const char *dir, const char *cpu, const char *ids, cons
                  "%s{\"id\": %d, \"cpu\": \"%s\", \"hostname\": \"vm\", \"osd_objectstore\": \"%s\", "
                  "\"front_addr\": \"[v2:%s:6800/1]\", \"back_addr\": \"[v2:%s:6802/1]\", \"device_ids\": \"%s\", "
                  "\"bluestore_bdev_devices\": \"nvme0n1\", \"bluestore_bdev_rotational\": \"0\", "
-                 "\"bluestore_min_alloc_size\": \"16384\"}",
-                 i ? ", " : "", i, cpu, store, addr, addr, ids);
+                 "\"bluestore_min_alloc_size\": \"16384\"%s%s%s}",
+                 i ? ", " : "", i, cpu, store, addr, addr, ids, kernel ? ", \"kernel_version\": \"" : "",
+                 kernel ? kernel : "", kernel ? "\"" : "");
     strcat(md, "]");
     write_file(dir, "osd_metadata.json", md);
     write_file(dir, "versions.json", "{\"osd\": {\"ceph version 18.2.4 (e7ad) reef (stable)\": 2, "
                                      "\"ceph version 18.2.2 (531c) reef (stable)\": 1}}");
     write_file(dir, "config_dump.json", config);
+}
+
+static void make_cluster(const char *dir, const char *cpu, const char *ids, const char *addr, const char *store,
+                         int pool_type, const char *config)
+{
+    make_cluster_kernel(dir, cpu, ids, addr, store, pool_type, config, NULL);
 }
 
 static void other_clusters(void **state)
@@ -329,7 +340,23 @@ static void other_clusters(void **state)
     assert_true(has_note(&r, "not modelled: the OSDs run 2 Ceph versions"));
     assert_true(has_note(&r, "osd.3/debug_osd = 20/20 applies to osd.3"));
     assert_true(has_note(&r, "assumed: no rbd_images.json"));
+    /* no kernel_version: the model's FIFO of cores, said */
+    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "cluster"), "cpu_scheduler"));
+    assert_true(has_note(&r, "assumed: no kernel_version in osd metadata: cluster.cpu_scheduler stays fifo"));
     import_result_free(&r);
+    /* RHEL 8's 4.18 and 6.5 are CFS, 6.6 EEVDF */
+    const char *kernels[3][2] = {{"4.18.0-348.el8.x86_64", "cfs"}, {"6.5.13-1", "cfs"}, {"6.6.0", "eevdf"}};
+    for (int k = 0; k < 3; k++) {
+        snprintf(dir, sizeof dir, "%s/kernel%d", scratch, k);
+        make_cluster_kernel(dir, "AMD EPYC 7302P 16-Core Processor", "", "10.0.0.5", "bluestore", 1, "[]",
+                            kernels[k][0]);
+        o.dir = dir;
+        if (import_cluster(&o, &r, &err) < 0)
+            fail_msg("%s", err.msg);
+        assert_string_equal(at(r.scenario, "cluster", "cpu_scheduler")->valuestring, kernels[k][1]);
+        import_result_free(&r);
+    }
+    o.dir = dir;
     /* refusals: an erasure-coded pool whose k and m nothing gives (no profile, no
        stripe_width), FileStore, a directory without a CRUSH dump */
     snprintf(dir, sizeof dir, "%s/ec", scratch);

@@ -466,6 +466,27 @@ static bool is_loopback_addr(const char *a)
     return a && (strstr(a, "127.0.0.1") || strstr(a, "[::1]"));
 }
 
+/*
+ * The kernel's scheduler from the OSDs' kernel_version: Linux's fair class
+ * picks the next task by EEVDF from 6.6 (commit 147f3efaa241, "sched/fair:
+ * Implement an EEVDF-like scheduling policy"), by CFS's virtual runtime
+ * before; both preempt a running task for a woken one, which decides how
+ * an OSD's threads share cores that are short (cluster.cpu_scheduler).
+ */
+static void kernel_scheduler(struct ictx *c, const char *kernel, bool differ)
+{
+    int major = 0, minor = 0;
+    if (!kernel[0] || sscanf(kernel, "%d.%d", &major, &minor) != 2) {
+        note(c, "assumed: no kernel_version in osd metadata: cluster.cpu_scheduler stays fifo (a FIFO of cores, the "
+                "model's default: set cfs or eevdf as the OSD hosts' kernel schedules)");
+        return;
+    }
+    const char *sched = major > 6 || (major == 6 && minor >= 6) ? "eevdf" : "cfs";
+    cJSON_AddStringToObject(c->cluster, "cpu_scheduler", sched);
+    note(c, "taken: kernel %s (osd metadata kernel_version): cluster.cpu_scheduler %s (Linux's fair class is EEVDF "
+            "from 6.6, CFS before)%s", kernel, sched, differ ? "; the OSDs run several kernels: the first one's is used" : "");
+}
+
 static int read_metadata(struct ictx *c, struct sim_err *err)
 {
     static const char *const names[] = {"osd_metadata.json", NULL};
@@ -490,8 +511,15 @@ static int read_metadata(struct ictx *c, struct sim_err *err)
     char cpus[4][256] = {{0}}, hosts[600] = "";
     int n_cpus = 0, n_hosts = 0, n = 0, loop = 0, rot = 0, i = 0;
     double alloc = -1;
-    bool alloc_mixed = false, dedicated = false;
+    bool alloc_mixed = false, dedicated = false, kernels_differ = false;
+    char kernel[128] = "";
     cJSON_ArrayForEach(md, j) {
+        const char *kv = jstr(md, "kernel_version");
+        if (kv && kv[0]) {
+            kernels_differ |= kernel[0] && strcmp(kernel, kv);
+            if (!kernel[0])
+                snprintf(kernel, sizeof kernel, "%s", kv);
+        }
         const char *store = jstr(md, "osd_objectstore"), *cpu = jstr(md, "cpu"), *host = jstr(md, "hostname");
         if (store && strcmp(store, "bluestore")) {
             rc = sim_errf(err, -EINVAL, "%s: [%d].osd_objectstore: '%s': cephsim models BlueStore only", path, i,
@@ -532,6 +560,7 @@ static int read_metadata(struct ictx *c, struct sim_err *err)
             "string)");
     match_device(c, first);
     c->rotational = rot > 0;
+    kernel_scheduler(c, kernel, kernels_differ);
     if (dedicated)
         note(c, "not modelled: some OSDs have a dedicated BlueFS DB/WAL device: the model puts RocksDB on the data "
                 "device");
