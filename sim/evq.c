@@ -263,6 +263,60 @@ static inline void slot_free(struct evq *q, uint32_t s)
     q->free_head = s;
 }
 
+static inline bool entry_dead(const struct evq *q, const struct evq_entry *e)
+{
+    return (e->key & EVQ_FN_MASK) == EVQ_FN_SLOT && q->slot[(uint32_t)e->arg].next_free == EVQ_DEAD;
+}
+
+/* Sift h[i] down to its place (top-down: from anywhere, for the rebuild). */
+static void sift_down_at(struct evq *q, size_t i)
+{
+    struct evq_entry *h = q->heap;
+    size_t n = q->n;
+    struct evq_entry e = h[i];
+    unsigned __int128 re = entry_rank(&e);
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        size_t best = c, end = c + 4 < n ? c + 4 : n;
+        unsigned __int128 rb = entry_rank(&h[c]);
+        for (size_t k = c + 1; k < end; k++) {
+            unsigned __int128 rk = entry_rank(&h[k]);
+            if (rk < rb) {
+                best = k;
+                rb = rk;
+            }
+        }
+        if (re <= rb)
+            break;
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = e;
+}
+
+/* Drop every cancelled entry and rebuild the heap bottom-up (Floyd).  Ranks
+   are unique, so the pops that follow are the same as without it. */
+static void compact(struct evq *q)
+{
+    if (q->hole)
+        fill_hole(q);
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < q->n; i++) {
+        if (entry_dead(q, &q->heap[i])) {
+            slot_free(q, (uint32_t)q->heap[i].arg);
+            continue;
+        }
+        q->heap[w++] = q->heap[i];
+    }
+    q->n = w;
+    q->dead = 0;
+    if (w > 1)
+        for (size_t i = (w - 2) / 4 + 1; i-- > 0;)
+            sift_down_at(q, i);
+}
+
 bool evq_cancel(struct evq *q, struct sim_handle h)
 {
     if (h.slot == 0 || h.slot >= q->slot_cap)
@@ -270,8 +324,10 @@ bool evq_cancel(struct evq *q, struct sim_handle h)
     struct evq_slot *sl = &q->slot[h.slot];
     if (sl->gen != h.gen || sl->next_free != EVQ_LIVE)
         return false;
-    sl->next_free = EVQ_DEAD; /* freed when its heap entry surfaces */
+    sl->next_free = EVQ_DEAD; /* freed when its heap entry surfaces, or in a rebuild */
     q->live--;
+    if (++q->dead > 64 && q->dead > q->live)
+        compact(q);
     return true;
 }
 
@@ -289,6 +345,7 @@ static bool settle_root(struct evq *q)
         if (q->slot[s].next_free != EVQ_DEAD)
             return true;
         slot_free(q, s);
+        q->dead--;
         q->hole = true;
     }
 }

@@ -439,6 +439,41 @@ static void test_evq_replace_top_matches_plain_push(void **state)
     evq_fini(&q2);
 }
 
+/*
+ * Cancelled entries do not pile up: 1,000 cancellable events far ahead and
+ * 20 near ones; cancelling 990 of the far ones rebuilds the heap whenever the
+ * dead outnumber the live (and are over 64), so it never holds more than
+ * twice its live events plus 64, and what is left pops in (time, push) order.
+ */
+static void test_evq_cancelled_entries_are_dropped(void **state)
+{
+    struct evq q;
+    evq_init(&q);
+    enum { FAR = 1000, NEAR = 20 };
+    struct sim_handle h[FAR];
+    for (uint64_t i = 0; i < FAR; i++)
+        h[i] = evq_push_cancellable(&q, 1000000 + (i * 7919) % FAR, ev_nop, NULL, i);
+    for (uint64_t i = 0; i < NEAR; i++)
+        evq_push(&q, 10 + i % 3, ev_nop, NULL, FAR + i);
+    for (int i = 0; i < FAR - 10; i++) {
+        assert_true(evq_cancel(&q, h[i]));
+        assert_true(q.n <= 2 * q.live + 64 + 1);
+    }
+    assert_int_equal(evq_size(&q), NEAR + 10);
+    assert_true(q.n <= NEAR + 10 + 64);
+    assert_false(evq_cancel(&q, h[0])); /* dropped in a rebuild: its slot's generation moved on */
+    struct trace tr;
+    trace_init(&tr, NEAR + 10);
+    drain(&q, &tr);
+    assert_int_equal(tr.n, NEAR + 10);
+    for (uint32_t i = 1; i < tr.n; i++)
+        assert_true(tr.t[i - 1] < tr.t[i] || (tr.t[i - 1] == tr.t[i] && tr.arg[i - 1] < tr.arg[i]));
+    for (uint32_t i = NEAR; i < tr.n; i++)
+        assert_true(tr.arg[i] >= FAR - 10 && tr.arg[i] < FAR);
+    trace_fini(&tr);
+    evq_fini(&q);
+}
+
 /* ---- randomised run against a sorted reference ---- */
 
 struct ref_ev {
@@ -778,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_evq_replace_top_fifo_against_root_peer),
         cmocka_unit_test(test_evq_replace_top_matches_plain_push),
         cmocka_unit_test(test_evq_random_ops_match_sorted_reference),
+        cmocka_unit_test(test_evq_cancelled_entries_are_dropped),
         cmocka_unit_test(test_evq_many_handlers_each_event_runs_its_own),
         cmocka_unit_test(test_evq_bounded_population_keeps_capacity),
         cmocka_unit_test(test_sim_run_until_stops_and_advances_clock),
