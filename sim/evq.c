@@ -136,6 +136,22 @@ static inline size_t min_of_four(const struct evq_entry *g)
     return a ^ ((a ^ b) & take_b);
 }
 
+/* The smallest of h[c .. end - 1] (end > c), by a plain scan; its rank in *rank. */
+static inline size_t min_child(const struct evq_entry *h, size_t c, size_t end, unsigned __int128 *rank)
+{
+    size_t best = c;
+    unsigned __int128 rb = entry_rank(&h[c]);
+    for (size_t k = c + 1; k < end; k++) {
+        unsigned __int128 rk = entry_rank(&h[k]);
+        if (rk < rb) {
+            best = k;
+            rb = rk;
+        }
+    }
+    *rank = rb;
+    return best;
+}
+
 /*
  * Fill the hole at the root with e.  Floyd's bottom-up order: the hole first
  * follows the smallest children down to a leaf, then e climbs back from
@@ -158,15 +174,8 @@ static void sift_down_root(struct evq *q, const struct evq_entry *e)
             continue;
         }
         if (c < n) { /* the last, partial group: its children are past n */
-            size_t best = c;
-            unsigned __int128 rb = entry_rank(&h[c]);
-            for (size_t k = c + 1; k < n; k++) {
-                unsigned __int128 rk = entry_rank(&h[k]);
-                if (rk < rb) {
-                    best = k;
-                    rb = rk;
-                }
-            }
+            unsigned __int128 rb;
+            size_t best = min_child(h, c, n, &rb);
             h[i] = h[best];
             i = best;
         }
@@ -279,15 +288,8 @@ static void sift_down_at(struct evq *q, size_t i)
         size_t c = 4 * i + 1;
         if (c >= n)
             break;
-        size_t best = c, end = c + 4 < n ? c + 4 : n;
-        unsigned __int128 rb = entry_rank(&h[c]);
-        for (size_t k = c + 1; k < end; k++) {
-            unsigned __int128 rk = entry_rank(&h[k]);
-            if (rk < rb) {
-                best = k;
-                rb = rk;
-            }
-        }
+        unsigned __int128 rb;
+        size_t best = min_child(h, c, c + 4 < n ? c + 4 : n, &rb);
         if (re <= rb)
             break;
         h[i] = h[best];
