@@ -390,6 +390,11 @@ void cpu_pool_fini(struct cpu_pool *p)
         else
             h->pools_tail = p->host_prev;
     }
+    /* under CFS / EEVDF a thread torn down mid-stage leaves its host's list of
+       running threads, where a later preempting wake-up would look */
+    for (uint32_t i = 0; h && p->sched && i < p->n_threads; i++)
+        if (p->sched[i].on_core)
+            sched_off_core(h, &p->sched[i]);
     /* items still queued belong to the sim's waiter pool, freed with it */
     free(p->threads);
     free(p->sched);
