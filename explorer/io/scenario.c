@@ -74,7 +74,10 @@ const struct param_def scenario_cluster_params[] = {
      "2 and preempting the running thread furthest ahead by more than sched_wakeup_granularity (1 ms x (1 + log2 "
      "min(CPUs, 8))); eevdf = Linux 6.6+: the same, preempting whenever that thread is ahead at all "
      "[simplification: no deadlines]. Matters on a saturated host: on the lab's 2-vCPU guest (kernel 6.18) the real "
-     "OSD threads are preempted ~12 times per 4 KiB write at QD=64 (tests/data/lab12)"},
+     "OSD threads are preempted ~12 times per 4 KiB write at QD=64 (tests/data/lab12); on the Reef study's 4-thread "
+     "CPU sets fifo ran 40 % under the published IOPS, cfs 21 % (docs/fidelity.md). Set it to what the OSD hosts' "
+     "kernel runs (cephsim import reads it from osd metadata's kernel_version; the scored set runs cfs); fifo "
+     "simulates ~1.5x faster on a saturated host and answers the same where cores are not short"},
     {"busy_poll", PARAM_DOUBLE, CL(busy_poll), 0, 1e6, 0, NULL, NULL, "us",
      "net.core.busy_poll (and busy_read) of every host: an idle messenger worker spins in epoll_wait polling its NIC "
      "queue this long before it sleeps (fs/eventpoll.c ep_poll -> ep_busy_loop, napi_busy_loop): work reaching it "
