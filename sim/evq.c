@@ -328,7 +328,7 @@ bool evq_cancel(struct evq *q, struct sim_handle h)
         return false;
     sl->next_free = EVQ_DEAD; /* freed when its heap entry surfaces, or in a rebuild */
     q->live--;
-    if (++q->dead > 64 && q->dead > q->live)
+    if (++q->dead > 64 && q->dead > q->live) /* a heap this small is not worth a rebuild */
         compact(q);
     return true;
 }

@@ -104,6 +104,34 @@ static void check_lab(const struct lab_band *b)
                  100 * b->mean_iops, 100 * el, 100 * b->mean_lat);
 }
 
+/*
+ * Of a set's groups, those keep() names (their count must be want): each
+ * within the per-group bands, and their mean |error| within the mean bands
+ * (calibrate_compare_summary over them).  Moves the kept groups to the front.
+ */
+static void check_kept_groups(struct calibrate_group *g, int n, bool (*keep)(const struct calibrate_group *), int want,
+                              double group_iops, double group_lat, double mean_iops, double mean_lat,
+                              const char *what)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!keep(&g[i]))
+            continue;
+        if (fabs(g[i].err_iops) > group_iops || fabs(g[i].err_lat) > group_lat)
+            fail_msg("%s: IOPS %+.1f%%, clat %+.1f%% (bands %.0f%% / %.0f%%)", g[i].name, 100 * g[i].err_iops,
+                     100 * g[i].err_lat, 100 * group_iops, 100 * group_lat);
+        struct calibrate_group t = g[k];
+        g[k++] = g[i];
+        g[i] = t;
+    }
+    assert_int_equal(k, want);
+    double ei, el;
+    calibrate_compare_summary(g, k, &ei, &el);
+    if (ei > mean_iops || el > mean_lat)
+        fail_msg("%s: mean |error| IOPS %.1f%% (band %.0f%%), clat %.1f%% (band %.0f%%)", what, 100 * ei,
+                 100 * mean_iops, 100 * el, 100 * mean_lat);
+}
+
 static void test_lab_shared(void **state)
 {
     const struct lab_band b = {"scenarios/lab.json", "../shared/data/lab", 0.31, 0.20, 1.40, 7};
@@ -749,39 +777,31 @@ static void test_lab9_read_handoffs(void **state)
  * error grows with the load (+57 / +61 / +29 % with two loops), which is what
  * the lab sets' nice -10 groups show (docs/fidelity.md).
  */
+static bool lab10_quiet(const struct calibrate_group *g)
+{
+    return !strncmp(g->name, "hog0_", 5);
+}
+
 static void test_lab10_unloaded(void **state)
 {
     const char *dir = "tests/data/lab10/captures", *scenario = "scenarios/lab5.json";
     struct calibrate_group *g;
     int n = lab_compare(scenario, dir, &g);
     calibrate_compare_print(stdout, scenario, dir, g, n);
-    double sum_iops = 0, sum_lat = 0;
-    int n_quiet = 0;
     for (int i = 0; i < n; i++) {
         /* the loops' CPU is measured, the unloaded runs' is the VM's own agent; the
            tool flags exactly the loaded groups (the SCHED_RR one too: it ran beside
            the loops, though they barely slowed it) */
-        bool quiet = !strncmp(g[i].name, "hog0_", 5);
+        bool quiet = lab10_quiet(&g[i]);
         if (quiet)
             assert_true(g[i].foreign_cores < 0.05);
         else
             assert_true(g[i].foreign_cores > 0.4);
         assert_int_equal(validate_foreign_note(g[i].foreign_cores, g[i].outside_daemons_cores, g[i].machine_cpus),
                          !quiet);
-        if (!quiet)
-            continue;
-        n_quiet++;
-        sum_iops += fabs(g[i].err_iops);
-        sum_lat += fabs(g[i].err_lat);
-        if (fabs(g[i].err_iops) > 0.25 || fabs(g[i].err_lat) > 0.25)
-            fail_msg("%s: IOPS %+.1f%%, clat %+.1f%% (band 25%%)", g[i].name, 100 * g[i].err_iops,
-                     100 * g[i].err_lat);
     }
+    check_kept_groups(g, n, lab10_quiet, 3, 0.25, 0.25, 0.16, 0.14, "lab10 without foreign load");
     free(g);
-    assert_int_equal(n_quiet, 3);
-    if (sum_iops / n_quiet > 0.16 || sum_lat / n_quiet > 0.14)
-        fail_msg("lab10 without foreign load: mean |error| IOPS %.1f%% (band 16%%), clat %.1f%% (band 14%%)",
-                 100 * sum_iops / n_quiet, 100 * sum_lat / n_quiet);
 }
 
 /*
@@ -794,30 +814,20 @@ static void test_lab10_unloaded(void **state)
  * depth").  The traced runs (perf, strace, uprobes) are the same workloads
  * with a tracer's CPU beside them: printed, not banded.
  */
+static bool lab12_untraced(const struct calibrate_group *g)
+{
+    size_t len = strlen(g->name);
+    return len >= 4 && !strcmp(g->name + len - 4, "_off");
+}
+
 static void test_lab12_held_out(void **state)
 {
     const char *dir = "tests/data/lab12/runs", *scenario = "scenarios/lab5.json";
     struct calibrate_group *g;
     int n = lab_compare(scenario, dir, &g);
     calibrate_compare_print(stdout, scenario, dir, g, n);
-    double sum_iops = 0, sum_lat = 0;
-    int n_off = 0;
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(g[i].name);
-        if (len < 4 || strcmp(g[i].name + len - 4, "_off"))
-            continue;
-        n_off++;
-        sum_iops += fabs(g[i].err_iops);
-        sum_lat += fabs(g[i].err_lat);
-        if (fabs(g[i].err_iops) > 0.55 || fabs(g[i].err_lat) > 0.40)
-            fail_msg("%s: IOPS %+.1f%%, clat %+.1f%% (bands 55%% / 40%%)", g[i].name, 100 * g[i].err_iops,
-                     100 * g[i].err_lat);
-    }
+    check_kept_groups(g, n, lab12_untraced, 4, 0.55, 0.40, 0.25, 0.20, "lab12 without a tracer");
     free(g);
-    assert_int_equal(n_off, 4);
-    if (sum_iops / n_off > 0.25 || sum_lat / n_off > 0.20)
-        fail_msg("lab12 without a tracer: mean |error| IOPS %.1f%% (band 25%%), clat %.1f%% (band 20%%)",
-                 100 * sum_iops / n_off, 100 * sum_lat / n_off);
 }
 
 int main(void)

@@ -438,13 +438,17 @@ out:
     return rc;
 }
 
-/* Every osd.N.perf.json (`ceph daemon osd.N perf dump`): its osd.op_w and
-   osd.op_rw counters.  A file that is there but is no perf dump is an error
-   naming it: skipping it would compare fewer OSDs than the capture has. */
-static int load_perf(struct validate_capture *cap, struct sim_err *err)
+/* visit(path, dump, ctx, err) for each osd.N.perf.json under dir (`ceph daemon
+   osd.N perf dump`), in glob order, until one returns non-zero, which is
+   returned (0 when none did or there are none).  A file that is there but is
+   no JSON is an error naming it: skipping it would count fewer OSDs than the
+   capture has. */
+static int each_perf_dump(const char *dir,
+                          int (*visit)(const char *path, const cJSON *dump, void *ctx, struct sim_err *err),
+                          void *ctx, struct sim_err *err)
 {
     char pat[1100];
-    snprintf(pat, sizeof pat, "%s/osd.*.perf.json", cap->dir);
+    snprintf(pat, sizeof pat, "%s/osd.*.perf.json", dir);
     glob_t g;
     if (glob(pat, 0, NULL, &g) != 0)
         return 0;
@@ -452,31 +456,45 @@ static int load_perf(struct validate_capture *cap, struct sim_err *err)
     for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
         cJSON *root = jsonu_load_file(g.gl_pathv[i], err);
         if (!root) {
-            rc = err ? err->code : -EINVAL;
+            rc = err && err->code ? err->code : -EINVAL;
             break;
         }
-        const cJSON *osd = cJSON_GetObjectItemCaseSensitive(root, "osd");
-        double w = json_num(osd, "op_w"), rw = json_num(osd, "op_rw");
-        if (isnan(w) || isnan(rw))
-            rc = sim_errf(err, -EINVAL, "%s: osd.op_w, osd.op_rw: missing or not numbers (not a perf dump)",
-                          g.gl_pathv[i]);
-        else if ((rc = check_measured(w, VALIDATE_MAX_COUNT, g.gl_pathv[i], "osd.op_w", err)) == 0 &&
-                 (rc = check_measured(rw, VALIDATE_MAX_COUNT, g.gl_pathv[i], "osd.op_rw", err)) == 0) {
-            cap->op_w += w;
-            cap->op_rw += rw;
-            cap->n_perf++;
-            /* absent before 15.2's perf counters or on another store: no figure */
-            const cJSON *bs = cJSON_GetObjectItemCaseSensitive(root, "bluestore");
-            double hit = json_num(bs, "bluestore_buffer_hit_bytes"), miss = json_num(bs, "bluestore_buffer_miss_bytes");
-            if (isfinite(hit) && isfinite(miss) && hit >= 0 && miss >= 0) {
-                cap->cache_hit_bytes += hit;
-                cap->cache_miss_bytes += miss;
-            }
-        }
+        rc = visit(g.gl_pathv[i], root, ctx, err);
         cJSON_Delete(root);
     }
     globfree(&g);
     return rc;
+}
+
+/* One OSD's osd.op_w and osd.op_rw counters and its data cache's bytes. */
+static int add_perf(const char *path, const cJSON *root, void *ctx, struct sim_err *err)
+{
+    struct validate_capture *cap = ctx;
+    const cJSON *osd = cJSON_GetObjectItemCaseSensitive(root, "osd");
+    double w = json_num(osd, "op_w"), rw = json_num(osd, "op_rw");
+    int rc;
+    if (isnan(w) || isnan(rw))
+        return sim_errf(err, -EINVAL, "%s: osd.op_w, osd.op_rw: missing or not numbers (not a perf dump)", path);
+    if ((rc = check_measured(w, VALIDATE_MAX_COUNT, path, "osd.op_w", err)) != 0 ||
+        (rc = check_measured(rw, VALIDATE_MAX_COUNT, path, "osd.op_rw", err)) != 0)
+        return rc;
+    cap->op_w += w;
+    cap->op_rw += rw;
+    cap->n_perf++;
+    /* absent before 15.2's perf counters or on another store: no figure */
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(root, "bluestore");
+    double hit = json_num(bs, "bluestore_buffer_hit_bytes"), miss = json_num(bs, "bluestore_buffer_miss_bytes");
+    if (isfinite(hit) && isfinite(miss) && hit >= 0 && miss >= 0) {
+        cap->cache_hit_bytes += hit;
+        cap->cache_miss_bytes += miss;
+    }
+    return 0;
+}
+
+/* Every osd.N.perf.json: its osd.op_w and osd.op_rw counters. */
+static int load_perf(struct validate_capture *cap, struct sim_err *err)
+{
+    return each_perf_dump(cap->dir, add_perf, cap, err);
 }
 
 /* Dump files of one kind; a .json.gz is skipped when the plain .json is there too. */
@@ -941,28 +959,18 @@ static cJSON *load_optional(const char *dir, const char *name, int *rc, struct s
  * OSD's dump says 0, 0 when one says more or a dump lacks the counter (no
  * BlueFS, a release without it), < 0 on a file that is no JSON.
  */
+static int sst_written(const char *path, const cJSON *root, void *ctx, struct sim_err *err)
+{
+    ++*(int *)ctx;
+    const cJSON *sst = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "bluefs"),
+                                                        "bytes_written_sst");
+    return !cJSON_IsNumber(sst) || sst->valuedouble != 0;
+}
+
 static int capture_without_flushes(const char *dir, struct sim_err *err)
 {
-    char pat[1100];
-    snprintf(pat, sizeof pat, "%s/osd.*.perf.json", dir);
-    glob_t g;
-    if (glob(pat, 0, NULL, &g) != 0)
-        return 0;
-    int rc = 1;
-    for (size_t i = 0; i < g.gl_pathc && rc == 1; i++) {
-        cJSON *root = jsonu_load_file(g.gl_pathv[i], err);
-        if (!root) {
-            rc = err && err->code ? err->code : -EINVAL;
-            break;
-        }
-        const cJSON *sst = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "bluefs"),
-                                                            "bytes_written_sst");
-        if (!cJSON_IsNumber(sst) || sst->valuedouble != 0)
-            rc = 0;
-        cJSON_Delete(root);
-    }
-    globfree(&g);
-    return rc;
+    int dumps = 0, rc = each_perf_dump(dir, sst_written, &dumps, err);
+    return rc < 0 ? rc : rc == 0 && dumps > 0;
 }
 
 /* Does the scenario file at path give section.key itself?  (An unreadable file

@@ -164,12 +164,10 @@ struct bluestore {
     sim_time_t t_batch, t_phase;
     sim_time_t t_submit;        /* when the batch's RocksDB submits began (rocksdb submit_latency) */
     struct throttle throttle;       /* bluestore_throttle_bytes */
-    uint64_t deferred_pending;
     struct throttle deferred_throttle; /* bluestore_throttle_deferred_bytes */
-    uint64_t deferred_pending_cost;
-    uint32_t deferred_pending_ops, deferred_aggressive;
+    uint32_t deferred_aggressive;
     struct deferred_extent *deferred_ext; /* the queued txcs' extents (DeferredBatch::iomap) */
-    uint32_t deferred_n, deferred_cap;
+    uint32_t deferred_n, deferred_cap;    /* deferred_n: deferred_queue_size */
     uint32_t deferred_osrs;               /* sequencers with extents queued (their ranks) */
     struct deferred_batch *deferred_free; /* batches finalized, for reuse */
     struct deferred_batch *deferred_all;
@@ -725,9 +723,8 @@ static void deferred_aio_submit(struct bluestore *bs, struct deferred_batch *fir
 static struct deferred_batch *deferred_build(struct bluestore *bs, uint32_t *runs)
 {
     *runs = 0;
-    if (!bs->deferred_pending_ops)
+    if (!bs->deferred_n)
         return NULL;
-    SIM_ASSERT(bs->deferred_n == bs->deferred_pending_ops);
     sim_time_t now = sim_now(bs->env.s);
     struct deferred_extent *x = bs->deferred_ext;
     for (uint32_t i = 0; i < bs->deferred_n; i++) {
@@ -761,8 +758,6 @@ static struct deferred_batch *deferred_build(struct bluestore *bs, uint32_t *run
     }
     bs->deferred_n = 0;
     bs->deferred_osrs = 0;
-    bs->deferred_pending = bs->deferred_pending_cost = 0;
-    bs->deferred_pending_ops = 0;
     return first;
 }
 
@@ -786,8 +781,8 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     struct bluestore *bs = obj;
     struct store_txc *t = (struct store_txc *)(uintptr_t)arg;
     sim_time_t now = sim_now(s);
-    uint64_t deferred = 0, deferred_cost = 0, n = 0;
-    uint32_t deferred_ops = 0;
+    uint64_t n = 0;
+    bool deferred = false;
     /* the deferred batches whose cleanup committed: their txcs DEFERRED_CLEANUP
        -> FINISHING (their _txc_finish's CPU is charged with their first pass,
        cost.bluestore_kv_final_us) */
@@ -804,11 +799,10 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
         lat_sum_add(&bs->perf.state_kv_done_lat, now - t->t_state);
         lat_sum_add(&bs->perf.commit_lat, now - t->t_start);
         lat_sum_add(&bs->perf.kv_final_lat, now - t->t_state);
-        deferred += t->deferred_bytes;
-        deferred_cost += t->deferred_bytes ? t->cost : 0;
-        deferred_ops += t->deferred_bytes != 0;
-        if (t->deferred_bytes)
+        if (t->deferred_bytes) {
             deferred_queue_extent(bs, t);
+            deferred = true;
+        }
         bs->env.committed(bs->env.ctx, t->owner);
         t = next;
         n++;
@@ -816,16 +810,13 @@ static void kv_final_done(struct sim *s, struct cpu_thread *th, void *obj, uint6
     if (n && bs->env.cost->rocksdb_background_us_per_txc > 0)
         rocksdb_background(bs, n);
     if (deferred) {
-        /* _deferred_queue: written to the final location in batches, later
-           (one batch per OSD, not per OpSequencer); _kv_finalize_thread submits
-           at deferred_batch_ops txcs or once the deferred throttle is past its
-           midpoint (should_submit_deferred), _deferred_queue at once while a
+        /* _deferred_queue: written to the final location later, each PG's in
+           its sequencer's batch; _kv_finalize_thread submits at deferred_batch_ops
+           txcs in all (deferred_queue_size) or once the deferred throttle is past
+           its midpoint (should_submit_deferred), _deferred_queue at once while a
            txc waits for that throttle (deferred_aggressive) */
-        bs->deferred_pending += deferred;
-        bs->deferred_pending_cost += deferred_cost;
-        bs->deferred_pending_ops += deferred_ops;
         const struct throttle *dt = &bs->deferred_throttle;
-        if (bs->deferred_pending_ops >= (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd ||
+        if (bs->deferred_n >= (uint64_t)bs->env.opt->bluestore_deferred_batch_ops_ssd ||
             dt->bytes >= dt->max_bytes / 2 || bs->deferred_aggressive) {
             uint32_t runs;
             struct deferred_batch *first = deferred_build(bs, &runs);
